@@ -1,0 +1,3 @@
+"""Parley: multiplayer games of conquest and negotiation."""
+
+__version__ = "0.1.0"

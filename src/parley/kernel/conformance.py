@@ -1,0 +1,288 @@
+"""The checks every registered game must pass.
+
+Each check takes the game's rules and raises AssertionError with a message naming the seed
+and step on failure. `CHECKS` lists them; the test suite runs each for every registered
+game, so a new game is checked by registering it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import IllegalAction, InvalidAction, OutOfTurn, ParleyError, StaleState
+from .game import ARCHIVE, SPECTATOR, Outcome, Rules, Viewer
+from .log import Match, replay
+from .rng import Rng
+
+
+@dataclass(frozen=True, slots=True)
+class PlayoutStats:
+    """What a batch of random playouts did."""
+
+    games: int
+    finished: int
+    plies: int
+    longest: int
+
+
+def seat_counts(rules: Rules[Any, Any]) -> list[int]:
+    spec = rules.spec
+    return sorted({spec.min_seats, spec.default_seats or spec.min_seats, spec.max_seats})
+
+
+def random_step(match: Match[Any, Any], rng: Rng) -> bool:
+    """Take one random legal action; False when nobody can act."""
+    turn = match.turn()
+    owing = sorted(turn.owing)
+    anytime = sorted(turn.anytime - turn.owing)
+    if not owing and not anytime:
+        return False
+    # Mostly serve what is owed; now and then let an anytime seat act, as people do.
+    if owing and (not anytime or rng.below(4) != 0):
+        seat = rng.choice(owing)
+    else:
+        seat = rng.choice(anytime)
+    action = match.rules.random_action(match.state, seat, rng)
+    match.act(seat, action)
+    return True
+
+
+def play_random(match: Match[Any, Any], rng: Rng, max_plies: int) -> int:
+    """Random legal play until the end or `max_plies` actions; returns actions taken."""
+    taken = 0
+    while taken < max_plies and not match.is_over and random_step(match, rng):
+        taken += 1
+    return taken
+
+
+def playouts(
+    rules: Rules[Any, Any], seeds: range, max_plies: int | None = None
+) -> Iterator[Match[Any, Any]]:
+    """Random games over every interesting seat count, one per seed."""
+    cap = max_plies or rules.spec.max_plies
+    counts = seat_counts(rules)
+    for seed in seeds:
+        match = Match(rules, counts[seed % len(counts)], seed=seed)
+        play_random(match, Rng(seed * 7919 + 1), cap)
+        yield match
+
+
+def check_outcome(outcome: Outcome, seats: int) -> None:
+    assert len(outcome.ranks) == seats, f"ranks {outcome.ranks} for {seats} seats"
+    assert len(outcome.scores) == seats, f"scores {outcome.scores} for {seats} seats"
+    assert outcome.winners <= set(range(seats)), f"winners {outcome.winners} out of range"
+    assert all(r >= 1 for r in outcome.ranks), f"ranks start at 1: {outcome.ranks}"
+    assert not outcome.winners or all(outcome.ranks[w] == 1 for w in outcome.winners)
+    assert outcome.reason, "an outcome says why the game ended"
+
+
+def check_random_playouts(rules: Rules[Any, Any], seeds: range = range(12)) -> PlayoutStats:
+    """Random games never raise, and reach a legal end or the step cap."""
+    finished = plies = longest = 0
+    games = 0
+    for match in playouts(rules, seeds):
+        games += 1
+        plies += match.ply
+        longest = max(longest, match.ply)
+        outcome = match.outcome()
+        if outcome is not None:
+            finished += 1
+            check_outcome(outcome, match.seats)
+            assert not match.turn().owed, "an ended game owes no decisions"
+        else:
+            assert match.ply == rules.spec.max_plies, (
+                f"{rules.spec.name} seed {match.seed}: stuck after {match.ply} actions "
+                f"with nobody able to act"
+            )
+    return PlayoutStats(games, finished, plies, longest)
+
+
+def check_determinism(rules: Rules[Any, Any], seeds: range = range(4)) -> None:
+    """The same seed and actions give the same game, observation for observation."""
+    for seed in seeds:
+        cap = min(rules.spec.max_plies, 400)
+        first = Match(rules, seat_counts(rules)[-1], seed=seed)
+        second = Match(rules, seat_counts(rules)[-1], seed=seed)
+        play_random(first, Rng(seed), cap)
+        play_random(second, Rng(seed), cap)
+        assert first.to_json() == second.to_json(), f"{rules.spec.name} seed {seed}: records differ"
+        assert first.observe(ARCHIVE) == second.observe(ARCHIVE), (
+            f"{rules.spec.name} seed {seed}: same actions, different states"
+        )
+
+
+def check_record_roundtrip(rules: Rules[Any, Any], seeds: range = range(4)) -> None:
+    """A record survives JSON and replays to the same state; forks replay their prefix."""
+    for match in playouts(rules, seeds, max_plies=min(rules.spec.max_plies, 300)):
+        if match.seq:
+            match.say(None, "hello from the table")
+        text = match.dumps()
+        again = replay(rules, json.loads(text))
+        assert again.to_json() == match.to_json(), f"seed {match.seed}: record changed on replay"
+        assert again.observe(ARCHIVE) == match.observe(ARCHIVE), f"seed {match.seed}: state differs"
+        half = match.seq // 2
+        fork = match.fork(half)
+        assert fork.seq == half or fork.seq == half + 1  # a trailing vote adds its decision
+        assert fork.to_json()["entries"] == match.to_json()["entries"][: fork.seq]
+
+
+def check_notation_roundtrip(rules: Rules[Any, Any], seeds: range = range(4)) -> int:
+    """parse(format(a)) == a for every legal action met in random games."""
+    checked = 0
+    for seed in seeds:
+        match = Match(rules, seat_counts(rules)[seed % len(seat_counts(rules))], seed=seed)
+        rng = Rng(seed + 101)
+        for _ in range(min(rules.spec.max_plies, 150)):
+            if match.is_over:
+                break
+            turn = match.turn()
+            for seat in sorted(turn.owing | turn.anytime):
+                for action in rules.legal_actions(match.state, seat):
+                    checked += _roundtrip(rules, match, seat, action)
+                checked += _roundtrip(
+                    rules, match, seat, rules.random_action(match.state, seat, rng)
+                )
+            if not random_step(match, rng):
+                break
+    return checked
+
+
+def _roundtrip(rules: Rules[Any, Any], match: Match[Any, Any], seat: int, action: Any) -> int:
+    text = rules.format(action)
+    back = rules.parse(text, match.state, seat)
+    assert back == action, f"{text!r} parses to {back!r}, not {action!r}"
+    assert rules.format(back) == text, f"{text!r} formats back as {rules.format(back)!r}"
+    assert rules.action_from_json(rules.action_to_json(action), match.state, seat) == action
+    return 1
+
+
+def check_redaction(rules: Rules[Any, Any], seeds: range = range(6)) -> int:
+    """No viewer's observation or history shows another seat's secrets."""
+    checked = 0
+    for seed in seeds:
+        match = Match(rules, seat_counts(rules)[-1], seed=seed)
+        rng = Rng(seed + 202)
+        for _ in range(min(rules.spec.max_plies, 200)):
+            checked += _check_views(rules, match)
+            if match.is_over or not random_step(match, rng):
+                break
+    return checked
+
+
+def _check_views(rules: Rules[Any, Any], match: Match[Any, Any]) -> int:
+    viewers = [Viewer.of(s) for s in range(match.seats)] + [SPECTATOR]
+    views = {v: json.dumps([match.observe(v), match.history(v)]) for v in viewers}
+    checked = 0
+    for owner in range(match.seats):
+        for secret in rules.secrets(match.state, owner):
+            assert secret in views[Viewer.of(owner)], (
+                f"{rules.spec.name}: seat {owner}'s secret {secret!r} is not in its own view"
+            )
+            for viewer, text in views.items():
+                if viewer.seat == owner:
+                    continue
+                assert secret not in text, (
+                    f"{rules.spec.name} seed {match.seed} ply {match.ply}: "
+                    f"viewer {viewer.to_json()} sees seat {owner}'s secret {secret!r}"
+                )
+                checked += 1
+    return checked
+
+
+def check_errors(rules: Rules[Any, Any], seeds: range = range(4)) -> int:
+    """Bad input raises the right error and leaves the game exactly as it was.
+
+    Actions that were legal earlier (or for another seat) but are not among the actor's
+    legal actions now must be refused as illegal.
+    """
+    checked = 0
+    for seed in seeds:
+        match = Match(rules, seat_counts(rules)[0], seed=seed)
+        rng = Rng(seed + 303)
+        pool: dict[str, Any] = {}
+        for _ in range(min(rules.spec.max_plies, 60)):
+            if match.is_over:
+                break
+            checked += _check_rejections(rules, match, rng, pool)
+            if not random_step(match, rng):
+                break
+    return checked
+
+
+def _check_rejections(
+    rules: Rules[Any, Any], match: Match[Any, Any], rng: Rng, pool: dict[str, Any]
+) -> int:
+    before = json.dumps(match.observe(ARCHIVE))
+    seq = match.seq
+
+    def refuse(kind: type[ParleyError], *args: Any, **kwargs: Any) -> int:
+        _expect(kind, match.act, *args, **kwargs)
+        assert json.dumps(match.observe(ARCHIVE)) == before, (
+            f"a refused {kind.__name__} {args!r} changed the state"
+        )
+        assert match.seq == seq, "a refused action was recorded"
+        return 1
+
+    turn = match.turn()
+    checked = 0
+    idle = [s for s in range(match.seats) if not turn.can_act(s)]
+    if idle and turn.owing:
+        checked += refuse(OutOfTurn, idle[0], rules.default_action(match.state, min(turn.owing)))
+    actor = min(turn.owing | turn.anytime)
+    checked += refuse(InvalidAction, actor, "\u2603 this is no action \u2603")
+    stale_action = rules.random_action(match.state, actor, rng)
+    checked += refuse(StaleState, actor, stale_action, state_id=match.state_id + 1)
+    checked += refuse(InvalidAction, match.seats + 3, "x")
+    legal = {rules.format(a) for a in rules.legal_actions(match.state, actor)}
+    for seat in turn.owing | turn.anytime:
+        for action in rules.legal_actions(match.state, seat):
+            pool.setdefault(rules.format(action), action)
+    stale_ones = [a for text, a in pool.items() if text not in legal]
+    for i in range(min(3, len(stale_ones))):
+        action = stale_ones[rng.below(len(stale_ones))] if i else stale_ones[-1]
+        checked += refuse(IllegalAction, actor, action)
+    return checked
+
+
+def _expect(kind: type[ParleyError], act: Callable[..., object], *args: Any, **kwargs: Any) -> None:
+    try:
+        act(*args, **kwargs)
+    except kind as err:
+        assert err.message, f"{kind.__name__} without a message"
+        return
+    except ParleyError as err:
+        raise AssertionError(f"expected {kind.__name__}, got {type(err).__name__}: {err}") from err
+    raise AssertionError(f"expected {kind.__name__}, but {args!r} was accepted")
+
+
+def check_spec(rules: Rules[Any, Any]) -> None:
+    """The declared metadata is coherent and every default option is accepted."""
+    spec = rules.spec
+    assert spec.name and spec.name == spec.name.lower(), "names are lower-case"
+    assert 1 <= spec.min_seats <= spec.max_seats
+    assert spec.resolve_options({}) == {o.name: o.default for o in spec.options}
+    for seats in seat_counts(rules):
+        match = Match(rules, seats, seed=1)
+        names = match.seat_names()
+        assert len(names) == seats and len(set(names)) == seats, f"seat names {names}"
+        json.dumps(match.observe(ARCHIVE))
+        json.dumps(match.observe(SPECTATOR))
+        turn = match.turn()
+        for seat in turn.owing:
+            tree = rules.options_tree(match.state, seat)
+            json.dumps(tree.to_json())
+            assert tree.leaves(), f"seat {seat} owes a decision but has no options"
+
+
+CHECKS: dict[str, Callable[[Rules[Any, Any]], object]] = {
+    "spec": check_spec,
+    "random_playouts": check_random_playouts,
+    "determinism": check_determinism,
+    "record_roundtrip": check_record_roundtrip,
+    "notation_roundtrip": check_notation_roundtrip,
+    "redaction": check_redaction,
+    "errors": check_errors,
+}

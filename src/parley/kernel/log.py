@@ -1,0 +1,443 @@
+"""The event log: a game is a fold over (game, options, players, seed) and its entries.
+
+`Match` is one running game: it checks turn and staleness, applies actions through the
+rules, keeps press and draw votes in the same ordered record, redacts everything per
+viewer, and replays or forks from any point.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic
+
+from .errors import (
+    IllegalAction,
+    InvalidAction,
+    OutOfTurn,
+    ParleyError,
+    RecordError,
+    StaleState,
+)
+from .game import JSON, PUBLIC, A, Audience, Outcome, Rules, S, Setup, Turn, Viewer
+from .options import OptionValue
+from .rng import Rng
+
+RECORD_FORMAT = "parley.record"
+RECORD_VERSION = 1
+MAX_PRESS_CHARS = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class ActionEntry(Generic[A]):
+    """An action a seat took; `auto` when the system took it for the seat (deadline, disorder)."""
+
+    seq: int
+    seat: int
+    action: A
+    audience: Audience = PUBLIC
+    auto: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PressEntry:
+    """A message. `to` None is the public channel; otherwise the seats it was sent to."""
+
+    seq: int
+    seat: int | None
+    text: str
+    to: frozenset[int] | None = None
+    channel: str = ""
+
+    def admits(self, viewer: Viewer) -> bool:
+        if self.to is None or viewer.omniscient:
+            return True
+        return viewer.seat is not None and (viewer.seat == self.seat or viewer.seat in self.to)
+
+
+@dataclass(frozen=True, slots=True)
+class VoteEntry:
+    """A draw vote; private to the voter until the proposal is decided."""
+
+    seq: int
+    seat: int
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DrawEntry:
+    """The decision on a draw proposal, public, with every vote."""
+
+    seq: int
+    agreed: bool
+    votes: tuple[tuple[int, bool], ...]
+
+
+Entry = ActionEntry[Any] | PressEntry | VoteEntry | DrawEntry
+
+
+@dataclass(slots=True)
+class _DrawTally:
+    votes: dict[int, bool] = field(default_factory=dict)
+
+
+class Match(Generic[S, A]):
+    """One game in progress or finished, with its complete record."""
+
+    def __init__(
+        self,
+        rules: Rules[S, A],
+        players: int | Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+    ) -> None:
+        names = [f"seat{i}" for i in range(players)] if isinstance(players, int) else list(players)
+        rules.spec.check_seats(len(names))
+        self.rules = rules
+        self.players = names
+        self.options: dict[str, OptionValue] = rules.spec.resolve_options(options)
+        self.seed = seed
+        self.state: S = rules.setup(Setup(len(names), dict(self.options), Rng(seed)))
+        self.entries: list[Entry] = []
+        self.ply = 0
+        self._draw = _DrawTally()
+        self._agreed_draw: Outcome | None = None
+        self._turn_cache: Turn | None = None
+
+    # --- reading --------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return len(self.players)
+
+    @property
+    def seq(self) -> int:
+        """How many entries the record holds (the next entry's sequence number)."""
+        return len(self.entries)
+
+    @property
+    def state_id(self) -> int:
+        """What an action must be aimed at: the rules' epoch, or the count of actions."""
+        epoch = self.rules.epoch(self.state)
+        return self.ply if epoch is None else epoch
+
+    def turn(self) -> Turn:
+        if self._turn_cache is None:
+            self._turn_cache = Turn() if self.outcome() is not None else self.rules.turn(self.state)
+        return self._turn_cache
+
+    def outcome(self) -> Outcome | None:
+        return self._agreed_draw or self.rules.outcome(self.state)
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def seat_names(self) -> list[str]:
+        return self.rules.seat_names(self.seats, self.options)
+
+    def legal_actions(self, seat: int) -> Sequence[A]:
+        self._check_seat(seat)
+        if not self.turn().can_act(seat):
+            return ()
+        return self.rules.legal_actions(self.state, seat)
+
+    # --- acting ---------------------------------------------------------------------
+
+    def parse(self, text: str, seat: int | None = None) -> A:
+        return self.rules.parse(text, self.state, seat)
+
+    def act(
+        self,
+        seat: int,
+        action: A | str,
+        *,
+        state_id: int | None = None,
+        auto: bool = False,
+    ) -> ActionEntry[A]:
+        """Apply one action for `seat`; raises before any change when it can't be applied."""
+        self._check_seat(seat)
+        if self.is_over:
+            raise OutOfTurn("the game is over", state_id=self.state_id)
+        if not self.turn().can_act(seat):
+            raise OutOfTurn(
+                f"{self._seat_label(seat)} has nothing to decide now", state_id=self.state_id
+            )
+        if state_id is not None and state_id != self.state_id:
+            raise StaleState(
+                f"the action was aimed at state {state_id}, but the game is at {self.state_id}",
+                state_id=self.state_id,
+            )
+        if isinstance(action, str):
+            action = self.rules.parse(action, self.state, seat)
+        audience = self.rules.audience(self.state, seat, action)
+        self.rules.apply(self.state, seat, action)
+        entry = ActionEntry(self.seq, seat, action, audience, auto)
+        self.entries.append(entry)
+        self.ply += 1
+        self._turn_cache = None
+        if self._draw.votes:
+            self._draw = _DrawTally()  # a pending proposal lapses once the game moves on
+        return entry
+
+    def act_default(self, seat: int) -> ActionEntry[A]:
+        """The seat's default action, taken for it (deadline passed, civil disorder)."""
+        return self.act(seat, self.rules.default_action(self.state, seat), auto=True)
+
+    def say(
+        self,
+        seat: int | None,
+        text: str,
+        to: Sequence[int] | None = None,
+        channel: str = "",
+    ) -> PressEntry:
+        """Record a message; `seat` None is the system or game master."""
+        if seat is not None:
+            self._check_seat(seat)
+        if not text.strip():
+            raise InvalidAction("a message needs some text", text=text)
+        if len(text) > MAX_PRESS_CHARS:
+            raise InvalidAction(
+                f"a message may be at most {MAX_PRESS_CHARS} characters, this one has {len(text)}"
+            )
+        recipients: frozenset[int] | None = None
+        if to is not None:
+            for s in to:
+                self._check_seat(s)
+            recipients = frozenset(to) - ({seat} if seat is not None else set())
+            if not recipients:
+                raise InvalidAction("a private message needs at least one other recipient")
+        entry = PressEntry(self.seq, seat, text, recipients, channel)
+        self.entries.append(entry)
+        return entry
+
+    def vote_draw(self, seat: int, accept: bool) -> DrawEntry | None:
+        """Vote on a draw among the surviving seats; unanimity ends the game, one no rejects.
+
+        A first yes vote is the proposal. Returns the decision once there is one.
+        """
+        self._check_seat(seat)
+        if self.is_over:
+            raise OutOfTurn("the game is over", state_id=self.state_id)
+        alive = self.rules.alive(self.state)
+        if seat not in alive:
+            raise IllegalAction(f"{self._seat_label(seat)} is out of the game and cannot vote")
+        if not accept and not self._draw.votes:
+            raise IllegalAction("there is no draw proposal to reject")
+        self.entries.append(VoteEntry(self.seq, seat, accept))
+        self._draw.votes[seat] = accept
+        if not accept or alive <= set(self._draw.votes):
+            agreed = accept and all(self._draw.votes.get(s, False) for s in alive)
+            decision = DrawEntry(self.seq, agreed, tuple(sorted(self._draw.votes.items())))
+            self.entries.append(decision)
+            self._draw = _DrawTally()
+            if agreed:
+                self._agreed_draw = Outcome.shared(
+                    alive, self.seats, "draw agreed by all survivors"
+                )
+                self._turn_cache = None
+            return decision
+        return None
+
+    def pending_draw_votes(self) -> frozenset[int]:
+        """Seats that have voted on the open proposal (not how they voted)."""
+        return frozenset(self._draw.votes)
+
+    # --- views ----------------------------------------------------------------------
+
+    def observe(self, viewer: Viewer) -> dict[str, JSON]:
+        """The viewer's whole picture: kernel envelope plus the game's own observation."""
+        outcome = self.outcome()
+        return {
+            "game": self.rules.spec.name,
+            "state_id": self.state_id,
+            "seq": self.seq,
+            "viewer": viewer.to_json(),
+            "seats": self.seat_names(),
+            "players": list(self.players),
+            "turn": self.turn().to_json(),
+            "outcome": outcome.to_json() if outcome else None,
+            "draw_votes": sorted(self._draw.votes) if self._draw.votes else [],
+            "view": self.rules.observe(self.state, viewer),
+        }
+
+    def history(self, viewer: Viewer, since: int = 0) -> list[dict[str, JSON]]:
+        """The record from `since` on, as `viewer` may see it."""
+        epoch_now = self.rules.epoch(self.state)
+        return [
+            _entry_json(self.rules, e, viewer, epoch_now)
+            for e in self.entries[since:]
+            if not (isinstance(e, PressEntry) and not e.admits(viewer))
+        ]
+
+    # --- record, replay, fork -------------------------------------------------------
+
+    def to_json(self) -> dict[str, JSON]:
+        """The complete (omniscient) record, versioned."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.rules.spec.name,
+            "options": dict(self.options),
+            "players": list(self.players),
+            "seed": self.seed,
+            "entries": [
+                _entry_json(self.rules, e, Viewer(omniscient=True), None) for e in self.entries
+            ],
+            "outcome": (o.to_json() if (o := self.outcome()) else None),
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+    def fork(self, at: int) -> Match[S, A]:
+        """A new match replaying the first `at` entries of this record."""
+        if not 0 <= at <= self.seq:
+            raise RecordError(f"cannot fork at entry {at}: the record has {self.seq} entries")
+        record = self.to_json()
+        record["entries"] = record["entries"][:at]
+        return replay(self.rules, record)
+
+    def copy(self) -> Match[S, A]:
+        """An independent match at the same point (fast: clones state, shares entries)."""
+        twin: Match[S, A] = Match.__new__(Match)
+        twin.rules = self.rules
+        twin.players = list(self.players)
+        twin.options = dict(self.options)
+        twin.seed = self.seed
+        twin.state = self.rules.clone(self.state)
+        twin.entries = list(self.entries)
+        twin.ply = self.ply
+        twin._draw = _DrawTally(dict(self._draw.votes))
+        twin._agreed_draw = self._agreed_draw
+        twin._turn_cache = None
+        return twin
+
+    # --- helpers --------------------------------------------------------------------
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
+            raise InvalidAction(f"there is no seat {seat!r}; seats are 0–{self.seats - 1}")
+
+    def _seat_label(self, seat: int) -> str:
+        names = self.seat_names()
+        return names[seat] if seat < len(names) else f"seat {seat}"
+
+
+def _entry_json(
+    rules: Rules[Any, Any], entry: Entry, viewer: Viewer, epoch_now: int | None
+) -> dict[str, JSON]:
+    if isinstance(entry, ActionEntry):
+        out: dict[str, JSON] = {"seq": entry.seq, "type": "action", "seat": entry.seat}
+        if entry.auto:
+            out["auto"] = True
+        if entry.audience.admits(viewer, epoch_now):
+            out["action"] = rules.action_to_json(entry.action)
+            out["notation"] = rules.format(entry.action)
+            if entry.audience.seats is not None:
+                out["audience"] = sorted(entry.audience.seats)
+                if entry.audience.reveal_epoch is not None:
+                    out["reveal_epoch"] = entry.audience.reveal_epoch
+        else:
+            out["hidden"] = True
+        return out
+    if isinstance(entry, PressEntry):
+        press: dict[str, JSON] = {
+            "seq": entry.seq,
+            "type": "press",
+            "seat": entry.seat,
+            "text": entry.text,
+            "to": None if entry.to is None else sorted(entry.to),
+        }
+        if entry.channel:
+            press["channel"] = entry.channel
+        return press
+    if isinstance(entry, VoteEntry):
+        vote: dict[str, JSON] = {"seq": entry.seq, "type": "vote", "seat": entry.seat}
+        if viewer.sees_seat(entry.seat):
+            vote["accept"] = entry.accept
+        return vote
+    return {
+        "seq": entry.seq,
+        "type": "draw",
+        "agreed": entry.agreed,
+        "votes": {str(s): v for s, v in entry.votes},
+    }
+
+
+def replay(
+    rules: Rules[S, A],
+    record: Mapping[str, Any],
+    on_step: Callable[[Match[S, A], Entry], None] | None = None,
+) -> Match[S, A]:
+    """Rebuild a match from its record, entry by entry; `on_step` sees every state."""
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"not a Parley game record (format {record.get('format')!r})")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(f"record version {record.get('version')!r} is not supported")
+    if record.get("game") != rules.spec.name:
+        raise RecordError(f"the record is of {record.get('game')!r}, not {rules.spec.name!r}")
+    try:
+        match = Match(rules, list(record["players"]), record.get("options"), int(record["seed"]))
+    except KeyError as missing:
+        raise RecordError(f"the record lacks {missing}") from None
+    for i, raw in enumerate(record.get("entries", [])):
+        try:
+            _replay_entry(match, raw)
+        except ParleyError as err:
+            raise RecordError(f"entry {i} does not replay: {err.message}") from err
+        except (KeyError, TypeError, ValueError) as err:
+            raise RecordError(f"entry {i} is malformed: {err!r}") from err
+        if on_step is not None:
+            on_step(match, match.entries[-1])
+    return match
+
+
+def _replay_entry(match: Match[S, A], raw: Mapping[str, Any]) -> None:
+    kind = raw["type"]
+    if kind == "action":
+        seat = int(raw["seat"])
+        action = match.rules.action_from_json(raw["action"], match.state, seat)
+        match.act(seat, action, auto=bool(raw.get("auto", False)))
+    elif kind == "press":
+        to = raw.get("to")
+        match.say(
+            raw.get("seat"),
+            str(raw["text"]),
+            None if to is None else list(to),
+            str(raw.get("channel", "")),
+        )
+    elif kind == "vote":
+        match.vote_draw(int(raw["seat"]), bool(raw["accept"]))
+    elif kind == "draw":
+        pass  # derived from the votes before it
+    else:
+        raise RecordError(f"unknown entry type {kind!r}")
+
+
+def load_record(text: str) -> dict[str, Any]:
+    """Parse a record's JSON text (not yet replayed)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RecordError(f"the record is not valid JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    return data
+
+
+def states(rules: Rules[S, A], record: Mapping[str, Any]) -> Iterator[Match[S, A]]:
+    """Every intermediate match of a record, from the start, each an independent copy."""
+    base = dict(record)
+    entries = list(record.get("entries", []))
+    base["entries"] = []
+    match = replay(rules, base)
+    yield match.copy()
+    for raw in entries:
+        _replay_entry(match, raw)
+        yield match.copy()

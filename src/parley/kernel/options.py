@@ -1,0 +1,93 @@
+"""Declared game options: a schema with defaults, validated once at setup."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import BadOptions
+
+OptionValue = bool | int | str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a game; its type is the type of its default."""
+
+    name: str
+    default: OptionValue
+    help: str
+    choices: tuple[OptionValue, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def coerce(self, value: Any) -> OptionValue:
+        """The value as this option's type, or BadOptions naming the option and the value."""
+        kind = type(self.default)
+        if isinstance(value, str) and kind is not str:
+            value = _from_text(self.name, value, kind)
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise BadOptions(f"option {self.name!r} takes a whole number, not {value!r}")
+        if kind is bool and not isinstance(value, bool):
+            raise BadOptions(f"option {self.name!r} takes true or false, not {value!r}")
+        if kind is str and not isinstance(value, str):
+            raise BadOptions(f"option {self.name!r} takes text, not {value!r}")
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise BadOptions(f"option {self.name!r} must be one of {allowed}; got {value!r}")
+        if isinstance(value, int) and not isinstance(value, bool):
+            if self.minimum is not None and value < self.minimum:
+                raise BadOptions(
+                    f"option {self.name!r} must be at least {self.minimum}; got {value}"
+                )
+            if self.maximum is not None and value > self.maximum:
+                raise BadOptions(
+                    f"option {self.name!r} must be at most {self.maximum}; got {value}"
+                )
+        return value  # type: ignore[no-any-return]
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "name": self.name,
+            "type": type(self.default).__name__,
+            "default": self.default,
+            "help": self.help,
+        }
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+def _from_text(name: str, text: str, kind: type) -> OptionValue:
+    raw = text.strip().lower()
+    if kind is bool:
+        if raw in ("1", "true", "yes", "on"):
+            return True
+        if raw in ("0", "false", "no", "off"):
+            return False
+        raise BadOptions(f"option {name!r} takes true or false, not {text!r}")
+    try:
+        return int(raw)
+    except ValueError:
+        raise BadOptions(f"option {name!r} takes a whole number, not {text!r}") from None
+
+
+def resolve_options(
+    specs: tuple[OptionSpec, ...], given: Mapping[str, Any] | None
+) -> dict[str, OptionValue]:
+    """Every declared option with its value: given ones checked, missing ones defaulted."""
+    given = dict(given or {})
+    by_name = {spec.name: spec for spec in specs}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        known = ", ".join(sorted(by_name)) or "none"
+        raise BadOptions(f"unknown option(s) {', '.join(unknown)}; this game takes: {known}")
+    return {
+        name: spec.coerce(given[name]) if name in given else spec.default
+        for name, spec in by_name.items()
+    }
