@@ -190,8 +190,15 @@ def test_bad_records_are_refused_clearly(change: dict[str, object], words: str) 
     record = Match(BIDS, 2, seed=1).to_json() | change
     with pytest.raises(RecordError, match=words):
         replay(BIDS, record)
+
+
+def test_loading_checks_json_and_format() -> None:
     with pytest.raises(RecordError, match="not valid JSON"):
         load_record("{nope")
+    with pytest.raises(RecordError, match="a JSON object"):
+        load_record("[1]")
+    with pytest.raises(RecordError, match="version 2"):
+        load_record('{"format": "parley.record", "version": 2}')
 
 
 def test_copy_is_independent() -> None:

@@ -41,6 +41,11 @@ def register(rules: Rules[Any, Any]) -> None:
     registry[rules.spec.name] = rules
 
 
+def unregister(name: str) -> None:
+    """Remove a game added with `register` (tests)."""
+    _registry().pop(name, None)
+
+
 def names() -> list[str]:
     """Registered game names, sorted."""
     return sorted(_registry())

@@ -376,10 +376,7 @@ def replay(
     on_step: Callable[[Match[S, A], Entry], None] | None = None,
 ) -> Match[S, A]:
     """Rebuild a match from its record, entry by entry; `on_step` sees every state."""
-    if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a Parley game record (format {record.get('format')!r})")
-    if record.get("version") != RECORD_VERSION:
-        raise RecordError(f"record version {record.get('version')!r} is not supported")
+    check_record(record)
     if record.get("game") != rules.spec.name:
         raise RecordError(f"the record is of {record.get('game')!r}, not {rules.spec.name!r}")
     try:
@@ -420,14 +417,23 @@ def _replay_entry(match: Match[S, A], raw: Mapping[str, Any]) -> None:
         raise RecordError(f"unknown entry type {kind!r}")
 
 
+def check_record(record: Mapping[str, Any]) -> None:
+    """Raise RecordError unless `record` is a Parley record of a version we read."""
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"not a Parley game record (format {record.get('format')!r})")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(f"record version {record.get('version')!r} is not supported")
+
+
 def load_record(text: str) -> dict[str, Any]:
-    """Parse a record's JSON text (not yet replayed)."""
+    """Parse and check a record's JSON text (not yet replayed)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise RecordError(f"the record is not valid JSON: {err}") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
+    check_record(data)
     return data
 
 

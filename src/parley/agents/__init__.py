@@ -1,0 +1,1 @@
+"""Bots, the agent gateway, RL adapters and the arena."""
