@@ -8,7 +8,7 @@ game, so a new game is checked by registering it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,14 +58,21 @@ def play_random(match: Match[Any, Any], rng: Rng, max_plies: int) -> int:
     return taken
 
 
+def option_sets(rules: Rules[Any, Any]) -> list[Mapping[str, Any]]:
+    """The defaults, then each option set the game asks the suite to play."""
+    return [{}, *rules.spec.test_options]
+
+
 def playouts(
     rules: Rules[Any, Any], seeds: range, max_plies: int | None = None
 ) -> Iterator[Match[Any, Any]]:
-    """Random games over every interesting seat count, one per seed."""
+    """Random games over every interesting seat count and option set, one per seed."""
     cap = max_plies or rules.spec.max_plies
     counts = seat_counts(rules)
+    sets = option_sets(rules)
     for seed in seeds:
-        match = Match(rules, counts[seed % len(counts)], seed=seed)
+        options = sets[seed % len(sets)]
+        match = Match(rules, counts[seed % len(counts)], options, seed=seed)
         play_random(match, Rng(seed * 7919 + 1), cap)
         yield match
 
@@ -162,8 +169,9 @@ def _roundtrip(rules: Rules[Any, Any], match: Match[Any, Any], seat: int, action
 def check_redaction(rules: Rules[Any, Any], seeds: range = range(6)) -> int:
     """No viewer's observation or history shows another seat's secrets."""
     checked = 0
+    sets = option_sets(rules)
     for seed in seeds:
-        match = Match(rules, seat_counts(rules)[-1], seed=seed)
+        match = Match(rules, seat_counts(rules)[-1], sets[seed % len(sets)], seed=seed)
         rng = Rng(seed + 202)
         for _ in range(min(rules.spec.max_plies, 200)):
             checked += _check_views(rules, match)
@@ -172,9 +180,20 @@ def check_redaction(rules: Rules[Any, Any], seeds: range = range(6)) -> int:
     return checked
 
 
+def _text_of(value: Any) -> str:
+    """Every string in a JSON value, one per line (secrets are searched in these, unescaped)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return "\n".join(f"{k}\n{_text_of(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return "\n".join(_text_of(v) for v in value)
+    return str(value)
+
+
 def _check_views(rules: Rules[Any, Any], match: Match[Any, Any]) -> int:
     viewers = [Viewer.of(s) for s in range(match.seats)] + [SPECTATOR]
-    views = {v: json.dumps([match.observe(v), match.history(v)]) for v in viewers}
+    views = {v: _text_of([match.observe(v), match.history(v)]) for v in viewers}
     checked = 0
     for owner in range(match.seats):
         for secret in rules.secrets(match.state, owner):
@@ -187,6 +206,16 @@ def _check_views(rules: Rules[Any, Any], match: Match[Any, Any]) -> int:
                 assert secret not in text, (
                     f"{rules.spec.name} seed {match.seed} ply {match.ply}: "
                     f"viewer {viewer.to_json()} sees seat {owner}'s secret {secret!r}"
+                )
+                checked += 1
+    for group, texts in rules.shared_secrets(match.state).items():
+        for secret in texts:
+            for viewer, text in views.items():
+                inside = viewer.seat is not None and viewer.seat in group
+                assert (secret in text) == inside, (
+                    f"{rules.spec.name} seed {match.seed} ply {match.ply}: viewer "
+                    f"{viewer.to_json()} {'misses' if inside else 'sees'} the secret {secret!r} "
+                    f"of seats {sorted(group)}"
                 )
                 checked += 1
     return checked

@@ -46,6 +46,8 @@ class GameSpec:
     composite_actions: bool = False  # a seat's action may combine several elementary parts
     anytime_actions: bool = False  # seats may act out of turn (e.g. transfer a prisoner)
     max_plies: int = 10_000  # a bound on actions in one game, for random playouts and tests
+    # Option sets the conformance suite plays besides the defaults (e.g. private channels on).
+    test_options: tuple[Mapping[str, OptionValue], ...] = ()
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, OptionValue]:
         return resolve_options(self.options, given)
@@ -364,6 +366,10 @@ class Rules(ABC, Generic[S, A]):
     def secrets(self, state: S, seat: int) -> Collection[str]:
         """Text that only `seat` (and the archive) may see now; the conformance suite checks it."""
         return ()
+
+    def shared_secrets(self, state: S) -> Mapping[frozenset[int], Collection[str]]:
+        """Text that only a group of seats may see (a private bargain), keyed by the group."""
+        return {}
 
     def alive(self, state: S) -> frozenset[int]:
         """Seats still in the game (they vote on draws)."""
