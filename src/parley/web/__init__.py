@@ -1,0 +1,1 @@
+"""The browser client (static files) and its map geometry."""
