@@ -174,6 +174,14 @@ def replay_command(
 
 # --- commands from other packages: one line each --------------------------------------
 
+from parley.server.cli import serve  # noqa: E402
+
+app.command("serve")(serve)
+
+from parley.agents.arena.cli import arena_command  # noqa: E402
+
+app.command("arena")(arena_command)
+
 
 def main() -> None:
     try:

@@ -1,25 +1,77 @@
-"""One interface for every bot: an observation and the legal actions in, an action out."""
+"""One interface for every bot: an observation and the legal actions in, an action out.
+
+Bots are made by name. Built in: `random` (uniform legal actions), `default` (the seat's
+default action, what a seat in civil disorder does) and `heuristic` (a per-game player
+from `parley.agents.heuristics`). A name of the form `package.module:attribute` imports a
+bot class or factory, so worker processes can build bots that were never registered there.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from parley.kernel import JSON, Match, Rng, Rules, Viewer
 from parley.kernel.errors import BadOptions
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
-    """What a bot sees when asked to act for a seat."""
+    """What a bot sees when asked to act for a seat.
 
-    rules: Rules[Any, Any]
-    seat: int
-    observation: dict[str, JSON]
-    legal: Sequence[Any]
-    state: Any  # the rules' own state, for bots that search; never sent over a wire
-    rng: Rng
+    `observation` is the seat's own redacted view (kernel envelope with the game's `view`
+    inside); `legal` lists the seat's elementary legal actions (one order of one unit, for
+    composite games). Both are computed on first use, so a bot that needs neither (the
+    random bot) costs nothing. `state` is the rules' state, for convenience; bots must
+    not read what the seat could not see from it.
+    """
+
+    __slots__ = ("_legal", "_match", "_observation", "rng", "rules", "seat", "state")
+
+    def __init__(
+        self,
+        rules: Rules[Any, Any],
+        seat: int,
+        state: Any,
+        rng: Rng,
+        *,
+        observation: dict[str, JSON] | None = None,
+        legal: Sequence[Any] | None = None,
+        match: Match[Any, Any] | None = None,
+    ) -> None:
+        if match is None and (observation is None or legal is None):
+            raise ValueError("a decision needs its match, or its observation and legal actions")
+        self.rules = rules
+        self.seat = seat
+        self.state = state
+        self.rng = rng
+        self._observation = observation
+        self._legal = legal
+        self._match = match
+
+    @property
+    def observation(self) -> dict[str, JSON]:
+        if self._observation is None:
+            assert self._match is not None
+            self._observation = self._match.observe(Viewer.of(self.seat))
+        return self._observation
+
+    @property
+    def legal(self) -> Sequence[Any]:
+        if self._legal is None:
+            assert self._match is not None
+            self._legal = self._match.legal_actions(self.seat)
+        return self._legal
+
+    @property
+    def view(self) -> dict[str, JSON]:
+        """The game's part of the observation."""
+        view = self.observation.get("view", {})
+        return view if isinstance(view, dict) else {}
+
+    def notations(self) -> list[str]:
+        """The legal actions in canonical notation, in the rules' order."""
+        return [self.rules.format(a) for a in self.legal]
 
 
 class Bot(Protocol):
@@ -38,20 +90,52 @@ class RandomBot:
         return decision.rules.random_action(decision.state, decision.seat, decision.rng)
 
 
+class DefaultBot:
+    """Always the seat's default action: a baseline that plays like an absent player."""
+
+    name = "default"
+
+    def choose(self, decision: Decision) -> Any:
+        return decision.rules.default_action(decision.state, decision.seat)
+
+
 BotFactory = Callable[[Rules[Any, Any]], Bot]
-_FACTORIES: dict[str, BotFactory] = {"random": lambda rules: RandomBot()}
+
+
+def _heuristic(rules: Rules[Any, Any]) -> Bot:
+    from .heuristics import make_heuristic
+
+    return make_heuristic(rules)
+
+
+_FACTORIES: dict[str, BotFactory] = {
+    "random": lambda rules: RandomBot(),
+    "default": lambda rules: DefaultBot(),
+    "heuristic": _heuristic,
+}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:
-    """Make a bot available by name (e.g. "heuristic")."""
+    """Make a bot available by name."""
     _FACTORIES[name] = factory
 
 
-def bot_names() -> list[str]:
-    return sorted(_FACTORIES)
+def bot_names(rules: Rules[Any, Any] | None = None) -> list[str]:
+    """Every bot name; with `rules`, only those that can play that game."""
+    names = sorted(_FACTORIES)
+    if rules is not None:
+        from .heuristics import has_heuristic
+
+        if not has_heuristic(rules.spec.name):
+            names.remove("heuristic")
+    return names
 
 
 def make_bot(name: str, rules: Rules[Any, Any]) -> Bot:
+    """The bot called `name` for this game; BadOptions naming the known bots otherwise."""
+    name = name.strip()
+    if ":" in name:
+        return _imported_bot(name, rules)
     try:
         factory = _FACTORIES[name]
     except KeyError:
@@ -60,14 +144,30 @@ def make_bot(name: str, rules: Rules[Any, Any]) -> Bot:
     return factory(rules)
 
 
+def _imported_bot(path: str, rules: Rules[Any, Any]) -> Bot:
+    module_name, _, attribute = path.partition(":")
+    try:
+        target = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as err:
+        raise BadOptions(f"cannot import bot {path!r}: {err}", text=path) from None
+    # A bot class is built with no arguments, a factory function gets the rules, and an
+    # instance is used as it is.
+    if isinstance(target, type):
+        bot = target()
+    elif callable(target) and not hasattr(target, "choose"):
+        bot = target(rules)
+    else:
+        bot = target
+    if not callable(getattr(bot, "choose", None)):
+        raise BadOptions(f"{path!r} is not a bot (it has no choose method)", text=path)
+    return bot  # type: ignore[no-any-return]
+
+
+def decision_for(match: Match[Any, Any], seat: int, rng: Rng) -> Decision:
+    """What `seat` sees in `match` now, as a bot's input."""
+    return Decision(match.rules, seat, match.state, rng, match=match)
+
+
 def decide(bot: Bot, match: Match[Any, Any], seat: int, rng: Rng) -> Any:
     """Ask `bot` for `seat`'s action in `match` (not applied)."""
-    decision = Decision(
-        rules=match.rules,
-        seat=seat,
-        observation=match.observe(Viewer.of(seat)),
-        legal=match.legal_actions(seat),
-        state=match.state,
-        rng=rng,
-    )
-    return bot.choose(decision)
+    return bot.choose(decision_for(match, seat, rng))

@@ -1,0 +1,141 @@
+"""`parley arena`: the command-line face of the arena."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from parley.kernel import ParleyError, load_record
+
+from .play import ForkPoint, GameResult
+from .report import PLOT, RESULTS, SUMMARY
+from .run import ArenaConfig, ArenaReport, parse_bots, run_arena
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise _fail(f"options are written name=value, not {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _fail(message: str) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(2)
+
+
+def arena_command(
+    game: Annotated[
+        str | None, typer.Argument(help="Game name or alias (omit with --from).")
+    ] = None,
+    bots: Annotated[
+        str, typer.Option(help="Bots, comma-separated; cycled over the seats, rotated per game.")
+    ] = "random",
+    games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.")] = 10,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
+    out: Annotated[Path | None, typer.Option(help="Directory for records and reports.")] = None,
+    seats: Annotated[int, typer.Option(help="Seats per game (default: the game's).")] = 0,
+    option: Annotated[
+        list[str], typer.Option("--option", "-o", help="A game option as name=value.")
+    ] = [],  # noqa: B006 - Typer reads the default, it is never mutated
+    max_plies: Annotated[
+        int, typer.Option(help="Actions before the survivors agree a draw (default: the game's).")
+    ] = 0,
+    from_record: Annotated[
+        Path | None, typer.Option("--from", help="Fork this game record instead of new games.")
+    ] = None,
+    at: Annotated[int, typer.Option(help="With --from: keep the record's first N entries.")] = 0,
+    ray: Annotated[
+        str | None,
+        typer.Option(help="Run the games on a Ray cluster at this address ('local' for one here)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Play many seeded games between bots; report wins, draws and TrueSkill ratings."""
+    fork: ForkPoint | None = None
+    try:
+        if from_record is not None:
+            try:
+                record = load_record(from_record.read_text(encoding="utf-8"))
+            except OSError as err:
+                raise _fail(f"cannot read {from_record}: {err.strerror}") from None
+            fork = ForkPoint(record, at, str(from_record))
+            game = game or str(record.get("game", ""))
+        if not game:
+            raise _fail("name a game, or fork a record with --from")
+        config = ArenaConfig(
+            game=game,
+            bots=parse_bots(bots),
+            games=games,
+            workers=workers,
+            seed=seed,
+            out=out or Path("arena-out") / f"{game}-seed{seed}",
+            seats=seats or None,
+            options=_options(option),
+            max_plies=max_plies or None,
+            fork=fork,
+            ray=ray,
+        )
+        report = _run(config, quiet)
+    except ParleyError as err:
+        raise _fail(err.message) from None
+    _print_report(report)
+
+
+def _run(config: ArenaConfig, quiet: bool) -> ArenaReport:
+    if quiet:
+        return run_arena(config)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=False) as progress:
+        bar = progress.add_task(f"{config.game} games", total=config.games)
+
+        def advance(result: GameResult) -> None:
+            progress.advance(bar)
+
+        return run_arena(config, advance)
+
+
+def _print_report(report: ArenaReport) -> None:
+    summary = report.summary
+    table = Table(title=f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")
+    for column in ("bot", "seats", "wins", "draws", "losses", "win share", "μ", "σ", "μ-3σ"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for bot in report.standings.bots:
+        tally = report.standings.tallies[bot]
+        rating = report.standings.rating(bot)
+        table.add_row(
+            bot,
+            str(tally.seats),
+            str(tally.wins),
+            str(tally.draws),
+            str(tally.losses),
+            f"{tally.win_share:.3f}",
+            f"{rating.mu:.2f}",
+            f"{rating.sigma:.2f}",
+            f"{rating.conservative:.2f}",
+        )
+    console.print(table)
+    console.print(
+        f"{summary['games']} games in {report.seconds:.2f} s "
+        f"({report.games_per_second:.2f} games/s); {summary['capped']} reached the ply cap "
+        f"and ended in an agreed draw."
+    )
+    out = report.config.out
+    console.print(f"Records in {out / 'games'}; {out / SUMMARY}, {out / RESULTS}, {out / PLOT}.")

@@ -1,0 +1,186 @@
+"""One arena game, played start to finish in whatever process runs it.
+
+`play_game` is a top-level function of plain, picklable inputs and outputs, so the same
+code runs inline, in spawned worker processes and as a Ray task. It imports nothing heavy
+(no plotting, no RL), which keeps worker start-up short.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parley import games
+from parley.kernel import JSON, Match, ParleyError, Rng, Rules, UnknownGame, replay
+from parley.kernel.errors import BadOptions
+
+from ..bots import Bot, decide, make_bot
+
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def resolve_rules(ref: str, fallback: str | None = None) -> Rules[Any, Any]:
+    """A game by registered name or alias, or by `package.module:attribute` import path.
+
+    `fallback` (an import path) serves when the name is unknown here: a game registered
+    at run time in the parent process is not registered in a freshly spawned worker.
+    """
+    if ":" not in ref:
+        try:
+            return games.find(ref)
+        except UnknownGame:
+            if fallback is None:
+                raise
+            return resolve_rules(fallback)
+    module_name, _, attribute = ref.partition(":")
+    try:
+        target = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as err:
+        raise BadOptions(f"cannot import game {ref!r}: {err}", text=ref) from None
+    rules = target() if isinstance(target, type) else target
+    if not isinstance(rules, Rules):
+        raise BadOptions(f"{ref!r} is not a game's rules", text=ref)
+    return rules
+
+
+def import_path(rules: Rules[Any, Any]) -> str:
+    """Where a worker can import a game's rules class from."""
+    kind = type(rules)
+    return f"{kind.__module__}:{kind.__qualname__}"
+
+
+def game_seeds(seed: int, index: int) -> tuple[int, int]:
+    """The game seed and the bots' seed of game `index` of an arena run with `seed`."""
+    rng = Rng(seed ^ ((index + 1) * _GOLDEN))
+    return rng.next64() >> 1, rng.next64() >> 1
+
+
+def lineup(bots: Sequence[str], seats: int, index: int) -> tuple[str, ...]:
+    """Who plays each seat in game `index`: the bot list, cycled, rotated one seat per game."""
+    return tuple(bots[(seat + index) % len(bots)] for seat in range(seats))
+
+
+@dataclass(frozen=True, slots=True)
+class ForkPoint:
+    """Start from the first `at` entries of a record instead of a fresh game."""
+
+    record: Mapping[str, Any]
+    at: int
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """Everything a worker needs to play one game; picklable."""
+
+    index: int
+    game: str
+    seats: int
+    options: Mapping[str, Any]
+    seed: int
+    bot_seed: int
+    lineup: tuple[str, ...]
+    max_plies: int
+    out_dir: str | None = None  # write the record here; None returns it in the result
+    fork: ForkPoint | None = None
+    game_class: str | None = None  # import path of the rules, for games registered at run time
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What came of one game; the record itself is on disk or in `record`."""
+
+    index: int
+    seed: int
+    lineup: tuple[str, ...]
+    outcome: dict[str, JSON]
+    capped: bool  # still going at the ply cap: ended by a draw the survivors agreed
+    plies: int
+    seconds: float
+    bot_errors: dict[str, int] = field(default_factory=dict)
+    path: str | None = None
+    record: dict[str, JSON] | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "players": list(self.lineup),
+            "outcome": self.outcome,
+            "capped": self.capped,
+            "plies": self.plies,
+            "seconds": round(self.seconds, 6),
+            "bot_errors": dict(self.bot_errors),
+            "record": self.path,
+        }
+
+
+def record_name(index: int) -> str:
+    return f"game-{index:05d}.json"
+
+
+def start_match(rules: Rules[Any, Any], task: GameTask) -> Match[Any, Any]:
+    if task.fork is None:
+        return Match(rules, list(task.lineup), task.options, task.seed)
+    prefix = dict(task.fork.record)
+    prefix["entries"] = list(task.fork.record.get("entries", []))[: task.fork.at]
+    match = replay(rules, prefix)
+    match.players = list(task.lineup)  # the bots that play on from the fork point
+    return match
+
+
+def play_game(task: GameTask) -> GameResult:
+    """Play one game with the task's bots until it ends or reaches the ply cap."""
+    started = time.perf_counter()
+    rules = resolve_rules(task.game, task.game_class)
+    match = start_match(rules, task)
+    bots: dict[str, Bot] = {name: make_bot(name, rules) for name in set(task.lineup)}
+    rngs = [Rng(task.bot_seed).fork(seat + 1) for seat in range(match.seats)]
+    errors: dict[str, int] = {}
+    plies = 0
+    while not match.is_over and plies < task.max_plies:
+        owing = sorted(match.turn().owing)
+        if not owing:
+            break
+        for seat in owing:
+            if match.is_over or seat not in match.turn().owing:
+                continue
+            name = task.lineup[seat]
+            try:
+                match.act(seat, decide(bots[name], match, seat, rngs[seat]))
+            except ParleyError:
+                # A bot that answers with something illegal loses its turn to the default,
+                # as a player whose orders cannot be used would.
+                errors[name] = errors.get(name, 0) + 1
+                match.act_default(seat)
+            plies += 1
+    capped = not match.is_over
+    if capped:
+        for seat in sorted(rules.alive(match.state)):
+            if not match.is_over:
+                match.vote_draw(seat, True)
+    outcome = match.outcome()
+    assert outcome is not None, "every surviving seat voted for the draw"
+    record = match.to_json()
+    path: str | None = None
+    if task.out_dir is not None:
+        target = Path(task.out_dir) / record_name(task.index)
+        target.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        path = str(target)
+    return GameResult(
+        index=task.index,
+        seed=task.seed,
+        lineup=task.lineup,
+        outcome=outcome.to_json(),
+        capped=capped,
+        plies=match.ply,
+        seconds=time.perf_counter() - started,
+        bot_errors=errors,
+        path=path,
+        record=None if task.out_dir is not None else record,
+    )

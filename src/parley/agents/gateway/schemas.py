@@ -1,0 +1,119 @@
+"""Requests and answers of the agent gateway (HTTP and WebSocket alike)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from parley.server.schemas import PressIn, Username
+
+MAX_REASONING_CHARS = 20_000
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RegisterAgent(Strict):
+    name: Username = Field(description="the agent's user name in games")
+    password: Annotated[str, Field(min_length=8, max_length=256)] | None = None
+    description: Annotated[str, Field(max_length=2000)] = ""
+    budget_seconds: Annotated[float, Field(gt=0)] | None = Field(
+        default=None, description="time per decision; at most the gateway's own budget"
+    )
+
+
+class AgentOut(BaseModel):
+    user_id: int
+    name: str
+    description: str
+    budget_seconds: float
+
+
+class RegisteredOut(BaseModel):
+    agent: AgentOut
+    token: str = Field(description="send as 'Authorization: Bearer <token>'")
+
+
+class OptionOut(BaseModel):
+    id: str = Field(description="answer with this id instead of the notation")
+    notation: str
+    group: str = Field(description="the tree node it belongs to (a unit, a kind of decision)")
+    group_label: str
+
+
+class DecisionOut(BaseModel):
+    """A decision the agent's seat owes now."""
+
+    decision: str = Field(description="echo this in the answer")
+    game_id: str
+    game: str
+    seat: int
+    seat_name: str
+    state_id: int
+    kind: str = Field(description="the game's word for the decision (orders, move, rescue...)")
+    prompt: str
+    text: str = Field(description="a plain-text rendering of the observation")
+    observation: dict[str, JsonValue]
+    options: list[OptionOut]
+    composite: bool = Field(
+        description="true: answer one option per group (e.g. one order per unit)"
+    )
+    budget_seconds: float
+    deadline: float = Field(description="seconds since the Unix epoch")
+    remaining_seconds: float
+    attempts_left: int
+    notation_help: str
+
+
+class PendingOut(BaseModel):
+    """What the agent's seat owes now: a decision, or nothing (and why)."""
+
+    pending: bool
+    decision: DecisionOut | None = None
+    status: str = Field(description="game status, or 'waiting' while others decide")
+    outcome: dict[str, JsonValue] | None = None
+
+
+class AnswerIn(Strict):
+    decision: Annotated[str, Field(max_length=100)]
+    action: Annotated[str, Field(max_length=10_000)] | None = Field(
+        default=None, description="the action in the game's notation"
+    )
+    options: (
+        Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=500)] | None
+    ) = Field(default=None, description="option ids: one, or one per group when composite")
+    reasoning: Annotated[str, Field(max_length=MAX_REASONING_CHARS)] | None = Field(
+        default=None,
+        description="private: kept out of every other viewer's view; in the research export",
+    )
+    press: Annotated[list[PressIn], Field(max_length=20)] = Field(default_factory=list)
+
+
+class AnswerOut(BaseModel):
+    status: Literal["accepted", "rejected", "defaulted", "timed_out"]
+    decision: str
+    played: str | None = Field(default=None, description="what was played for the seat")
+    error: dict[str, JsonValue] | None = None
+    attempts_left: int
+    state_id: int | None = None
+
+
+class NoteOut(BaseModel):
+    seat: int
+    state_id: int
+    at: float
+    text: str
+
+
+class NotesOut(BaseModel):
+    game_id: str
+    notes: list[NoteOut]
+
+
+class ResearchOut(BaseModel):
+    game_id: str
+    record: dict[str, JsonValue] = Field(description="the complete (archive) record")
+    reasoning: list[NoteOut]
+    decisions: list[dict[str, JsonValue]]

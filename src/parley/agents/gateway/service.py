@@ -1,0 +1,459 @@
+"""The agent gateway: decisions with a time budget, answers with retries, private reasoning.
+
+An external agent is a user of the server (it signs up through `register`, joins games
+through the lobby like anyone) that plays its seat through decisions:
+
+* `pending` offers the decision its seat owes now — text rendering, JSON observation,
+  legal options with ids, notation help — and starts the decision's time budget (the
+  first time it is offered).
+* `answer` takes an action in notation or by option ids. An invalid or illegal answer
+  gets the error back and another try, up to `max_attempts`; the last failure plays the
+  seat's default action. An answer after the budget, or none at all (`expire_due`, run on
+  every gateway call and by the server's ticker), also plays the default.
+* Press sent with an answer goes into the game record like any player's. Reasoning sent
+  with an answer is private: only its author reads it while the game runs, and it joins
+  the archive record in the research export once the game is over.
+
+Everything the gateway does to a game goes through the server's own services, so seats,
+turns, stale states, press rules and persistence are checked exactly as for a person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pydantic import JsonValue
+
+from parley.kernel import (
+    AmbiguousAction,
+    IllegalAction,
+    InvalidAction,
+    OptionNode,
+    OutOfTurn,
+    StaleState,
+)
+from parley.server.errors import BadRequest, Conflict, Forbidden, NotFound, ServerError
+from parley.server.live import LiveGame, Txn
+from parley.server.play import seat_member
+from parley.server.schemas import ActionIn
+from parley.server.services import Services
+from parley.server.views import viewer_of
+from parley.server.vocab import Controller, GameStatus, UserRecord
+
+from .schemas import (
+    AgentOut,
+    AnswerIn,
+    AnswerOut,
+    DecisionOut,
+    NoteOut,
+    NotesOut,
+    OptionOut,
+    PendingOut,
+    RegisterAgent,
+    RegisteredOut,
+    ResearchOut,
+)
+from .store import (
+    AgentProfile,
+    DecisionRecord,
+    DecisionStatus,
+    GatewayStore,
+    MemoryStore,
+    Note,
+)
+
+log = logging.getLogger(__name__)
+
+# Answers that count against the decision's tries: the agent's input was at fault.
+_INVALID = (InvalidAction, IllegalAction, AmbiguousAction, BadRequest)
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayConfig:
+    budget_seconds: float = 60.0  # per decision; an agent may ask for less, not more
+    max_attempts: int = 3  # answers per decision; the last invalid one plays the default
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """One consistent look at a game for one user, taken under the game's lock."""
+
+    game: str
+    status: GameStatus
+    seat: int | None
+    seat_name: str
+    state_id: int
+    owes: bool
+    kind: str
+    prompt: str
+    observation: dict[str, Any]
+    text: str
+    tree: OptionNode | None
+    composite: bool
+    outcome: dict[str, Any] | None
+
+
+class Gateway:
+    def __init__(
+        self,
+        services: Services,
+        config: GatewayConfig | None = None,
+        store: GatewayStore | None = None,
+    ) -> None:
+        self.services = services
+        self.config = config or GatewayConfig()
+        self.store: GatewayStore = store or MemoryStore()
+        self.clock = services.settings.clock
+        self._ticker: asyncio.Task[None] | None = None
+
+    # --- agents ---------------------------------------------------------------------
+
+    def register(self, req: RegisterAgent) -> RegisteredOut:
+        user, token = self.services.accounts.register(req.name, req.password)
+        budget = min(req.budget_seconds or self.config.budget_seconds, self.config.budget_seconds)
+        profile = AgentProfile(user.id, user.username, req.description, budget)
+        self.store.save_agent(profile)
+        return RegisteredOut(agent=_agent_out(profile), token=token)
+
+    def profile(self, user: UserRecord) -> AgentOut:
+        found = self.store.agent(user.id)
+        if found is None:  # any user may play through the gateway, with its defaults
+            found = AgentProfile(user.id, user.username, "", self.config.budget_seconds)
+        return _agent_out(found)
+
+    def _budget(self, user: UserRecord) -> float:
+        found = self.store.agent(user.id)
+        return found.budget_seconds if found is not None else self.config.budget_seconds
+
+    # --- decisions ------------------------------------------------------------------
+
+    def _look(self, user: UserRecord, game_id: str) -> _Seen:
+        def look(live: LiveGame) -> _Seen:
+            match = live.match
+            if match is None:  # still in the lobby
+                if live.member(user.id) is None:
+                    raise Forbidden("you are not a player in this game")
+                return _Seen(
+                    game=live.row.game,
+                    status=live.row.status,
+                    seat=None,
+                    seat_name="",
+                    state_id=0,
+                    owes=False,
+                    kind="",
+                    prompt="",
+                    observation={},
+                    text="",
+                    tree=None,
+                    composite=False,
+                    outcome=None,
+                )
+            member = seat_member(live, user)
+            seat = member.seat
+            assert seat is not None
+            viewer = viewer_of(live, user)
+            observation = match.observe(viewer)
+            turn = match.turn()
+            owed = next((o for o in turn.owed if o.seat == seat), None)
+            owes = (
+                owed is not None
+                and live.row.status is GameStatus.ACTIVE
+                and member.controller is Controller.HUMAN
+            )
+            tree = live.rules.options_tree(match.state, seat) if owes else None
+            return _Seen(
+                game=live.rules.spec.name,
+                status=live.row.status,
+                seat=seat,
+                seat_name=match.seat_names()[seat],
+                state_id=match.state_id,
+                owes=owes,
+                kind=owed.kind if owed is not None else "",
+                prompt=owed.prompt if owed is not None else "",
+                observation=observation,
+                text=live.rules.render(observation["view"]),
+                tree=tree,
+                composite=bool(tree is not None and tree.each),
+                outcome=live.row.outcome,
+            )
+
+        return self.services.tables.view(game_id, look)
+
+    def pending(self, user: UserRecord, game_id: str) -> PendingOut:
+        """The decision the user's seat owes now (its budget starts when first offered)."""
+        self.expire_due()
+        seen = self._look(user, game_id)
+        if not seen.owes or seen.seat is None or seen.tree is None:
+            status = seen.status.value if seen.status is not GameStatus.ACTIVE else "waiting"
+            return PendingOut(pending=False, status=status, outcome=seen.outcome)
+        record = self.store.decision(game_id, seat := seen.seat, seen.state_id)
+        now = self.clock.now()
+        if record is None:
+            budget = self._budget(user)
+            record = DecisionRecord(game_id, seat, seen.state_id, user.id, now, now + budget)
+            self.store.save_decision(record)
+        if record.status is not DecisionStatus.OPEN:
+            return PendingOut(pending=False, status="waiting")
+        return PendingOut(
+            pending=True, status=seen.status.value, decision=self._decision_out(seen, record, now)
+        )
+
+    def _decision_out(self, seen: _Seen, record: DecisionRecord, now: float) -> DecisionOut:
+        assert seen.tree is not None and seen.seat is not None
+        options = [
+            OptionOut(id=oid, notation=text, group=group, group_label=label)
+            for oid, text, group, label in _flatten(seen.tree)
+        ]
+        if seen.composite:
+            how = (
+                "answer one option per group (their ids in 'options'), or the whole action in "
+                "notation, the parts joined by '; '"
+            )
+        else:
+            how = "answer one option id in 'options', or the action in notation in 'action'"
+        return DecisionOut(
+            decision=record.id,
+            game_id=record.game_id,
+            game=seen.game,
+            seat=seen.seat,
+            seat_name=seen.seat_name,
+            state_id=seen.state_id,
+            kind=seen.kind,
+            prompt=seen.prompt,
+            text=seen.text,
+            observation=seen.observation,
+            options=options,
+            composite=seen.composite,
+            budget_seconds=record.deadline - record.opened_at,
+            deadline=record.deadline,
+            remaining_seconds=max(0.0, record.deadline - now),
+            attempts_left=self.config.max_attempts - record.attempts,
+            notation_help=how,
+        )
+
+    def answer(self, user: UserRecord, game_id: str, req: AnswerIn) -> AnswerOut:
+        """Play the agent's answer, or say why not; see the module docstring for the rules."""
+        record = self._record(user, game_id, req.decision)
+        now = self.clock.now()
+        if req.reasoning:
+            self.store.add_note(
+                Note(game_id, record.seat, record.state_id, user.id, now, req.reasoning)
+            )
+        if record.status is DecisionStatus.OPEN and now > record.deadline:
+            record = self._default(record, DecisionStatus.TIMED_OUT)
+        if record.status is DecisionStatus.TIMED_OUT:
+            return AnswerOut(
+                status="timed_out",
+                decision=record.id,
+                played=record.played,
+                error={"error": "timeout", "message": "the decision's time budget ran out"},
+                attempts_left=0,
+            )
+        if record.status is not DecisionStatus.OPEN:
+            raise Conflict(f"decision {record.id} is closed ({record.status.value})")
+        for press in req.press:
+            self.services.play.press(user, game_id, press)
+        try:
+            action = self._action_in(user, game_id, record, req)
+            out = self.services.play.act(user, game_id, action)
+        except _INVALID as err:
+            return self._refused(record, _error_json(err))
+        except (StaleState, OutOfTurn) as err:
+            self.store.save_decision(replace(record, status=DecisionStatus.GONE))
+            raise Conflict(f"decision {record.id} is no longer current: {err.message}") from None
+        played = out.entry.get("notation")
+        self.store.save_decision(
+            replace(
+                record,
+                status=DecisionStatus.ACCEPTED,
+                played=played if isinstance(played, str) else None,
+            )
+        )
+        return AnswerOut(
+            status="accepted",
+            decision=record.id,
+            played=played if isinstance(played, str) else None,
+            attempts_left=self.config.max_attempts - record.attempts - 1,
+            state_id=out.state_id,
+        )
+
+    def _record(self, user: UserRecord, game_id: str, text: str) -> DecisionRecord:
+        try:
+            gid, seat, state_id = text.rsplit(".", 2)
+            found = self.store.decision(gid, int(seat), int(state_id))
+        except ValueError:
+            found = None
+        if found is None or found.game_id != game_id or found.user_id != user.id:
+            raise NotFound(f"no decision {text!r} was offered to you in game {game_id}")
+        return found
+
+    def _action_in(
+        self, user: UserRecord, game_id: str, record: DecisionRecord, req: AnswerIn
+    ) -> ActionIn:
+        if (req.action is None) == (req.options is None):
+            raise BadRequest("answer with either 'action' (notation) or 'options' (ids)")
+        if req.action is not None:
+            return ActionIn(action=req.action, state_id=record.state_id)
+        seen = self._look(user, game_id)
+        if seen.tree is None or seen.state_id != record.state_id:
+            raise StaleState("the game has moved on", state_id=seen.state_id)
+        by_id = {oid: (text, group) for oid, text, group, _ in _flatten(seen.tree)}
+        assert req.options is not None
+        unknown = [o for o in req.options if o not in by_id]
+        if unknown:
+            raise BadRequest(f"no option {unknown[0]!r} in this decision")
+        if not seen.composite:
+            if len(req.options) != 1:
+                raise BadRequest("this decision takes exactly one option")
+            return ActionIn(action=by_id[req.options[0]][0], state_id=record.state_id)
+        groups = [by_id[o][1] for o in req.options]
+        if len(set(groups)) != len(groups):
+            raise BadRequest("one option per group: two answers were given for one group")
+        parts: list[JsonValue] = [by_id[o][0] for o in req.options]
+        return ActionIn(parts=parts, state_id=record.state_id)
+
+    def _refused(self, record: DecisionRecord, error: dict[str, JsonValue]) -> AnswerOut:
+        record = replace(record, attempts=record.attempts + 1)
+        self.store.save_decision(record)
+        left = self.config.max_attempts - record.attempts
+        if left > 0:
+            return AnswerOut(status="rejected", decision=record.id, error=error, attempts_left=left)
+        record = self._default(record, DecisionStatus.DEFAULTED)
+        return AnswerOut(
+            status="defaulted" if record.status is DecisionStatus.DEFAULTED else "rejected",
+            decision=record.id,
+            played=record.played,
+            error=error,
+            attempts_left=0,
+        )
+
+    def _default(self, record: DecisionRecord, why: DecisionStatus) -> DecisionRecord:
+        """Play the seat's default action if the decision is still the game's; close it."""
+
+        def fn(txn: Txn) -> str | None:
+            match = txn.match
+            member = txn.live.at_seat(record.seat)
+            if (
+                txn.status is not GameStatus.ACTIVE
+                or match.state_id != record.state_id
+                or record.seat not in match.turn().owing
+                or member is None
+                or member.user_id != record.user_id
+                or member.controller is not Controller.HUMAN
+            ):
+                return None
+            entry = txn.act_default(record.seat, actor=f"gateway:{why.value}")
+            return match.rules.format(entry.action)
+
+        try:
+            played = self.services.tables.change(record.game_id, fn, f"gateway:{why.value}")
+        except (ServerError, StaleState, OutOfTurn) as err:
+            log.warning("default for decision %s not played: %s", record.id, err)
+            played = None
+        status = why if played is not None else DecisionStatus.GONE
+        closed = replace(record, status=status, played=played)
+        self.store.save_decision(closed)
+        return closed
+
+    def expire_due(self) -> int:
+        """Play the default for every open decision whose budget has run out; how many."""
+        now = self.clock.now()
+        expired = 0
+        for record in self.store.open_decisions():
+            if now <= record.deadline:
+                continue
+            if self._default(record, DecisionStatus.TIMED_OUT).status is DecisionStatus.TIMED_OUT:
+                expired += 1
+        return expired
+
+    # --- reasoning and the research export ------------------------------------------
+
+    def my_notes(self, user: UserRecord, game_id: str) -> NotesOut:
+        self.services.tables.view(game_id, lambda live: viewer_of(live, user))
+        notes = [n for n in self.store.notes(game_id) if n.user_id == user.id]
+        return NotesOut(game_id=game_id, notes=[_note_out(n) for n in notes])
+
+    def research(self, user: UserRecord, game_id: str) -> ResearchOut:
+        """The archive record with every agent's reasoning, once the game is over."""
+        record = self.services.play.record(user, game_id, archive=True).record
+        decisions: list[dict[str, JsonValue]] = [
+            {
+                "decision": d.id,
+                "seat": d.seat,
+                "state_id": d.state_id,
+                "opened_at": d.opened_at,
+                "deadline": d.deadline,
+                "attempts": d.attempts,
+                "status": d.status.value,
+                "played": d.played,
+            }
+            for d in self.store.decisions_of(game_id)
+        ]
+        return ResearchOut(
+            game_id=game_id,
+            record=record,
+            reasoning=[_note_out(n) for n in self.store.notes(game_id)],
+            decisions=decisions,
+        )
+
+    # --- the ticker -----------------------------------------------------------------
+
+    def start(self, every_seconds: float, sleep: Callable[[float], Any] = asyncio.sleep) -> None:
+        """Expire overdue decisions every `every_seconds` (call from the app's lifespan)."""
+
+        async def tick() -> None:
+            import anyio.to_thread
+
+            while True:
+                await sleep(every_seconds)
+                try:
+                    await anyio.to_thread.run_sync(self.expire_due)
+                except Exception:  # the ticker must outlive one bad game
+                    log.exception("expiring agent decisions failed")
+
+        self._ticker = asyncio.create_task(tick(), name="parley-agent-gateway")
+
+    async def stop(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+
+
+def _agent_out(profile: AgentProfile) -> AgentOut:
+    return AgentOut(
+        user_id=profile.user_id,
+        name=profile.name,
+        description=profile.description,
+        budget_seconds=profile.budget_seconds,
+    )
+
+
+def _note_out(note: Note) -> NoteOut:
+    return NoteOut(seat=note.seat, state_id=note.state_id, at=note.at, text=note.text)
+
+
+def _error_json(err: Exception) -> dict[str, JsonValue]:
+    if isinstance(err, ServerError):
+        return {"error": err.code, "message": err.message}
+    body = err.to_json() if hasattr(err, "to_json") else {"error": "invalid", "message": str(err)}
+    return {str(k): v for k, v in body.items()}
+
+
+def _flatten(tree: OptionNode) -> list[tuple[str, str, str, str]]:
+    """(option id, notation, group key, group label) for every leaf of an options tree."""
+    out: list[tuple[str, str, str, str]] = []
+
+    def walk(node: OptionNode, path: tuple[str, ...], group: OptionNode | None) -> None:
+        if node.action is not None:
+            top = group or node
+            out.append(("/".join(path), node.action, top.key if group else "", top.label))
+            return
+        for child in node.children:
+            walk(child, (*path, child.key), group or child if node is tree else group)
+
+    walk(tree, (), None)
+    return out

@@ -1,0 +1,65 @@
+"""Observations as fixed-size arrays, built only from a seat's redacted observation.
+
+Encoders read the kernel's per-viewer observation (never the state), so an RL agent sees
+exactly what a human in that seat would. `JsonEncoder` works for any game: the UTF-8 bytes
+of the observation's JSON, zero-padded to a fixed length. Games with an RL module supply
+feature encoders that suit learning better.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+import numpy as np
+from gymnasium import spaces
+
+from parley.kernel import JSON, Rules
+
+Features = np.ndarray[Any, np.dtype[Any]]
+
+
+class EncoderError(ValueError):
+    """An observation that does not fit the encoder's fixed size."""
+
+
+class ObsEncoder(Protocol):
+    @property
+    def space(self) -> spaces.Box: ...
+
+    def encode(self, observation: Mapping[str, JSON], seat: int) -> Features:
+        """The observation of `seat` (kernel envelope, game view inside) as an array."""
+
+
+class JsonEncoder:
+    """The observation's canonical JSON as bytes, padded with zeros to `size`."""
+
+    # Keys of the kernel envelope that never change within a game or say who looks.
+    _DROP = ("players", "seats", "viewer", "game")
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._space = spaces.Box(0, 255, (size,), np.uint8)
+
+    @property
+    def space(self) -> spaces.Box:
+        return self._space
+
+    def text(self, observation: Mapping[str, JSON]) -> bytes:
+        kept = {k: v for k, v in observation.items() if k not in self._DROP}
+        return json.dumps(kept, sort_keys=True, separators=(",", ":")).encode()
+
+    def encode(self, observation: Mapping[str, JSON], seat: int) -> Features:
+        data = self.text(observation)
+        if len(data) > self.size:
+            raise EncoderError(
+                f"the observation takes {len(data)} bytes; build the environment with a "
+                f"JsonEncoder of at least that size"
+            )
+        out = np.zeros(self.size, np.uint8)
+        out[: len(data)] = np.frombuffer(data, np.uint8)
+        return out
+
+
+EncoderFactory = Callable[[Rules[Any, Any], int, Mapping[str, Any]], ObsEncoder]

@@ -1,0 +1,1 @@
+"""Per-game action tables and observation encoders, one module per game."""

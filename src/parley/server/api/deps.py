@@ -1,0 +1,63 @@
+"""Dependencies shared by the routes: the services, the caller, rate limits, error docs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Path, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from ..schemas import ErrorOut
+from ..services import Services
+from ..vocab import UserRecord
+
+bearer = HTTPBearer(auto_error=False, description="the token from sign-up or log-in")
+
+
+def services(request: Request) -> Services:
+    svc: Services = request.app.state.services
+    return svc
+
+
+ServicesDep = Annotated[Services, Depends(services)]
+
+
+async def current_user(
+    svc: ServicesDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> UserRecord:
+    token = credentials.credentials if credentials else None
+    user = svc.accounts.cached_user(token)
+    if user is not None:
+        return user
+    return await run_in_threadpool(svc.accounts.user_for, token)
+
+
+async def limited_user(
+    svc: ServicesDep, user: Annotated[UserRecord, Depends(current_user)]
+) -> UserRecord:
+    """The caller, once their rate limit allows one more request."""
+    limits = svc.settings.limits
+    await svc.limiter.hit(f"user:{user.id}", limits.rate_per_second, limits.rate_burst)
+    return user
+
+
+async def limited_address(svc: ServicesDep, request: Request) -> None:
+    limits = svc.settings.limits
+    host = request.client.host if request.client else "unknown"
+    await svc.limiter.hit(f"addr:{host}", limits.signup_rate_per_second, limits.signup_burst)
+
+
+User = Annotated[UserRecord, Depends(current_user)]
+LimitedUser = Annotated[UserRecord, Depends(limited_user)]
+GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the game's id")]
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI documentation of the error answers a route may give.
+
+    Every route may answer 400 (a body that is not JSON at all) and 422 (a request that
+    does not fit its schema), besides the ones it names.
+    """
+    return {status: {"model": ErrorOut} for status in sorted({*statuses, 400, 422})}

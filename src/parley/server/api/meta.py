@@ -1,0 +1,46 @@
+"""Health and the catalogue of games and bots."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+import parley
+from parley import games
+from parley.agents import bots
+
+from ..db.engine import is_sqlite
+from ..schemas import CatalogOut, GameTypeOut, HealthOut
+from ..vocab import PressMode
+from .deps import ServicesDep
+
+router = APIRouter(prefix="/api", tags=["meta"])
+
+
+@router.get("/health", response_model=HealthOut)
+def health(svc: ServicesDep) -> HealthOut:
+    """Liveness and this process's counters."""
+    with svc.tables.db.read() as s:
+        s.connection().exec_driver_sql("SELECT 1")
+    return HealthOut(
+        status="ok",
+        version=parley.__version__,
+        process=svc.process_id,
+        database="sqlite" if is_sqlite(str(svc.tables.db.engine.url)) else "postgresql",
+        redis=svc.settings.redis_url is not None,
+        games_cached=svc.tables.cached,
+        connections=svc.hub.connections,
+        deadlines_fired=svc.scheduler.fired,
+        deadline_claims_lost=svc.scheduler.lost,
+        write_conflicts=svc.tables.conflicts,
+    )
+
+
+@router.get("/game-types", response_model=CatalogOut)
+def game_types() -> CatalogOut:
+    """Every game this server runs, with its seats and options, and the bots it offers."""
+    return CatalogOut(
+        games=[GameTypeOut.model_validate(r.spec.to_json()) for r in games.all_rules()],
+        bots=bots.bot_names(),
+        press_modes=list(PressMode),
+        default_period_seconds=900,
+    )

@@ -1,0 +1,90 @@
+"""Playing a running game: state, options, actions, history, press, draws, records."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+
+from ..schemas import (
+    ActionIn,
+    ActionOut,
+    DrawIn,
+    DrawOut,
+    HistoryOut,
+    OptionsOut,
+    PressIn,
+    PressOut,
+    RecordOut,
+    StateOut,
+)
+from .deps import GameId, LimitedUser, ServicesDep, User, errors
+
+router = APIRouter(prefix="/api/games", tags=["play"])
+
+
+@router.get("/{game_id}/state", response_model=StateOut, responses=errors(401, 403, 404, 409))
+def get_state(
+    game_id: GameId,
+    svc: ServicesDep,
+    user: User,
+    options: bool = True,
+    text: bool = False,
+) -> StateOut:
+    """Your observation (your seat's, or a spectator's), your options when you may act."""
+    return svc.play.state(user, game_id, with_options=options, with_text=text)
+
+
+@router.get("/{game_id}/options", response_model=OptionsOut, responses=errors(401, 403, 404, 409))
+def get_options(game_id: GameId, svc: ServicesDep, user: User) -> OptionsOut:
+    """The legal-options tree of your seat (leaves are actions in notation)."""
+    return svc.play.options(user, game_id)
+
+
+@router.post(
+    "/{game_id}/actions",
+    response_model=ActionOut,
+    responses=errors(400, 401, 403, 404, 409, 413, 429),
+)
+def submit_action(game_id: GameId, req: ActionIn, svc: ServicesDep, user: LimitedUser) -> ActionOut:
+    """Act for your seat: notation text, the action's JSON form, or the parts of a composite."""
+    return svc.play.act(user, game_id, req)
+
+
+@router.get("/{game_id}/history", response_model=HistoryOut, responses=errors(401, 403, 404))
+def get_history(
+    game_id: GameId,
+    svc: ServicesDep,
+    user: User,
+    since: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
+) -> HistoryOut:
+    """The record from `since` on, as you may see it (others' hidden actions stay hidden)."""
+    return svc.play.history(user, game_id, since, limit)
+
+
+@router.post(
+    "/{game_id}/press",
+    response_model=PressOut,
+    responses=errors(400, 401, 403, 404, 409, 413, 429),
+)
+def send_press(game_id: GameId, req: PressIn, svc: ServicesDep, user: LimitedUser) -> PressOut:
+    """Send a message: public (no `to`), one-to-one or to a group (`to`: seats, `channel`)."""
+    return PressOut(entry=svc.play.press(user, game_id, req))
+
+
+@router.post("/{game_id}/draw", response_model=DrawOut, responses=errors(401, 403, 404, 409))
+def vote_draw(game_id: GameId, req: DrawIn, svc: ServicesDep, user: LimitedUser) -> DrawOut:
+    """Propose or accept a draw (UC 58/61), or reject one; votes stay secret until decided."""
+    return svc.play.draw(user, game_id, req.accept)
+
+
+@router.get("/{game_id}/record", response_model=RecordOut, responses=errors(401, 403, 404, 409))
+def get_record(
+    game_id: GameId,
+    svc: ServicesDep,
+    user: User,
+    view: Literal["me", "archive"] = "me",
+) -> RecordOut:
+    """The game record as you may see it; `view=archive` (everything) once the game is over."""
+    return svc.play.record(user, game_id, archive=view == "archive")

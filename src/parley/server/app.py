@@ -1,0 +1,199 @@
+"""The application: wiring, lifecycle, error answers, static client."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import parley
+from parley.kernel import ParleyError
+
+from .api import games as games_api
+from .api import meta as meta_api
+from .api import play as play_api
+from .api import users as users_api
+from .auth import Accounts
+from .bus import Bus, LocalBus, RedisBus
+from .db.engine import make_engine
+from .db.migrate import upgrade
+from .deadlines import Scheduler
+from .errors import ServerError, status_and_body
+from .hub import Hub
+from .live import Notice, Tables
+from .lobby import Lobby
+from .play import Play
+from .ratelimit import Limiter, MemoryLimiter, RedisLimiter
+from .seats import Automation, BotPool
+from .security import BodyLimit
+from .services import Services
+from .settings import Settings
+from .store import Store
+from .ws import router as ws_router
+
+log = logging.getLogger(__name__)
+PACKAGED_STATIC = Path(parley.__file__).parent / "web" / "static"
+
+_STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    404: "not_found",
+    405: "method_not_allowed",
+}
+
+
+def build_services(settings: Settings) -> Services:
+    """Connect to the database (migrating it), and wire one process's parts."""
+    engine = make_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    if settings.migrate:
+        upgrade(engine)
+    db = Store(engine)
+    process_id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+    bus: Bus = (
+        RedisBus(settings.redis_url, process_id, settings.redis_prefix)
+        if settings.redis_url
+        else LocalBus()
+    )
+    tables = Tables(
+        db,
+        settings.clock,
+        snapshot_every=settings.snapshot_every,
+        capacity=settings.cache_games,
+        notify=bus.publish,
+    )
+    tables.automation = Automation(BotPool(), settings.automation_batch)
+    limiter: Limiter = MemoryLimiter()
+    if settings.redis_url:
+        from redis.asyncio import Redis
+
+        limiter = RedisLimiter(Redis.from_url(settings.redis_url), settings.redis_prefix + "rate:")
+    return Services(
+        settings=settings,
+        process_id=process_id,
+        accounts=Accounts(db, settings.clock),
+        tables=tables,
+        lobby=Lobby(tables, settings.clock, settings.limits),
+        play=Play(tables, settings.clock, settings.limits),
+        hub=Hub(tables, settings.clock),
+        bus=bus,
+        scheduler=Scheduler(
+            tables, db, settings.clock, process_id, settings.deadline_lease_seconds
+        ),
+        limiter=limiter,
+    )
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    services = build_services(settings)
+
+    def deliver(notice: Notice) -> None:
+        services.tables.mark_stale(notice.game_id, notice.version)
+        services.hub.deliver(notice)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await services.bus.start(deliver)
+        if settings.scheduler_poll_seconds:
+            services.scheduler.start(settings.scheduler_poll_seconds)
+        try:
+            yield
+        finally:
+            await services.scheduler.stop()
+            await services.hub.close()
+            await services.bus.stop()
+            services.tables.db.dispose()
+
+    app = FastAPI(
+        title="Parley",
+        version=parley.__version__,
+        summary="Multiplayer games of conquest and negotiation: lobby, seats, deadlines, press.",
+        lifespan=lifespan,
+    )
+    app.state.services = services
+    for router in (meta_api.router, users_api.router, games_api.router, play_api.router):
+        app.include_router(router)
+    app.include_router(ws_router)
+    _add_error_handlers(app)
+    _add_static(app, settings.static_dir or PACKAGED_STATIC)
+    app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
+    return app
+
+
+def create_app_from_env() -> FastAPI:
+    """The factory `parley serve` hands to uvicorn (settings from PARLEY_* variables)."""
+    logging.basicConfig(level=logging.INFO)
+    return create_app(Settings.from_env())
+
+
+def _error_response(status: int, body: dict[str, Any]) -> JSONResponse:
+    headers = {}
+    if status == 429 and "retry_after" in body:
+        headers["Retry-After"] = str(max(1, round(float(body["retry_after"]))))
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def on_known(request: Request, exc: Exception) -> Response:
+        status, body = status_and_body(exc)
+        return _error_response(status, body)
+
+    async def on_validation(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        problems = [
+            {
+                "where": ".".join(str(p) for p in e.get("loc", ())),
+                "problem": str(e.get("msg", "")),
+            }
+            for e in exc.errors()[:20]
+        ]
+        first = problems[0] if problems else {"where": "", "problem": "invalid request"}
+        message = f"{first['where']}: {first['problem']}" if first["where"] else first["problem"]
+        body = {"error": "invalid_request", "message": message, "problems": problems}
+        return JSONResponse(body, status_code=422)
+
+    async def on_http(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        code = _STATUS_CODES.get(exc.status_code, "http_error")
+        body = {"error": code, "message": str(exc.detail)}
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+
+    async def on_unexpected(request: Request, exc: Exception) -> Response:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        body = {"error": "internal", "message": "the server failed; the request changed nothing"}
+        return JSONResponse(body, status_code=500)
+
+    app.add_exception_handler(ServerError, on_known)
+    app.add_exception_handler(ParleyError, on_known)
+    app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(Exception, on_unexpected)
+
+
+_NO_CLIENT = """<!doctype html><meta charset="utf-8"><title>Parley</title>
+<h1>Parley server</h1><p>The web client is not installed. The API is described at
+<a href="/docs">/docs</a> (OpenAPI: <a href="/openapi.json">/openapi.json</a>).</p>"""
+
+
+def _add_static(app: FastAPI, folder: Path) -> None:
+    """The web client, when its files are there: index.html at /, the rest under /static."""
+
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        page = folder / "index.html"
+        if page.is_file():
+            return FileResponse(page)
+        return HTMLResponse(_NO_CLIENT)
+
+    app.mount("/static", StaticFiles(directory=folder, check_dir=False), name="static")

@@ -1,0 +1,61 @@
+"""`parley serve`: run the server with uvicorn."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+
+from .settings import default_database_url
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            help="SQLAlchemy URL: sqlite:///path or postgresql://user@host/db "
+            "(default: a SQLite file in your data directory)."
+        ),
+    ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(help="Redis URL for live updates and rate limits across processes."),
+    ] = None,
+    reload: Annotated[bool, typer.Option(help="Restart on code changes (development).")] = False,
+    workers: Annotated[int, typer.Option(help="Server processes (more than 1 needs Redis).")] = 1,
+) -> None:
+    """Run the Parley server: lobby, games, deadlines and live updates over HTTP/WebSocket."""
+    import uvicorn
+
+    if workers > 1 and not redis_url:
+        raise typer.BadParameter("several workers share live updates through --redis-url")
+    url = database_url or os.environ.get("PARLEY_DATABASE_URL") or default_database_url()
+    os.environ["PARLEY_DATABASE_URL"] = url
+    if redis_url:
+        os.environ["PARLEY_REDIS_URL"] = redis_url
+    typer.echo(f"Parley on http://{host}:{port} (database {_safe(url)})")
+    uvicorn.run(
+        "parley.server.app:create_app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        reload=reload,
+        workers=None if reload else workers,
+        ws="websockets-sansio",
+        ws_max_size=64 * 1024,
+        proxy_headers=True,
+        log_level="info",
+    )
+
+
+def _safe(url: str) -> str:
+    """The URL without a password, for the log."""
+    head, sep, tail = url.partition("@")
+    if not sep or ":" not in head.split("//", 1)[-1]:
+        return url
+    scheme, _, creds = head.partition("//")
+    user = creds.split(":", 1)[0]
+    return f"{scheme}//{user}:***@{tail}"

@@ -1,0 +1,1 @@
+"""Persistence: the schema, its migrations and the engine."""

@@ -1,0 +1,58 @@
+"""Engines for SQLite (default) and PostgreSQL, set up for many short write transactions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
+
+WRITE_OPTION = "parley_write"  # execution option marking connections that will write
+
+
+def normalize_url(url: str) -> str:
+    """Use psycopg 3 for `postgresql://` and `postgres://` URLs."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(normalize_url(url)).get_backend_name() == "sqlite"
+
+
+def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
+    url = normalize_url(url)
+    if not is_sqlite(url):
+        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    memory = make_url(url).database in (None, "", ":memory:")
+    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+    if memory:
+        kwargs["poolclass"] = StaticPool  # one shared connection, or each would see its own DB
+    engine = create_engine(url, **kwargs)
+    synchronous = sqlite_synchronous.upper()
+    if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"unknown SQLite synchronous mode {sqlite_synchronous!r}")
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Take transactions out of the driver's hands so that BEGIN IMMEDIATE is ours to send.
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        # Writers queue on the database lock at BEGIN instead of failing when a read
+        # transaction later tries to upgrade to a write; readers never wait (WAL).
+        immediate = conn.get_execution_options().get(WRITE_OPTION, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine

@@ -1,0 +1,153 @@
+"""The schema, as typed SQLAlchemy models. Migrations in `migrations/` create it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    __tablename__ = "users"
+    __table_args__ = (UniqueConstraint("username_key", name="uq_users_username_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(32))
+    username_key: Mapped[str] = mapped_column(String(32))  # lower-cased: one owner per name
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class Token(Base):
+    """A bearer token, stored as its SHA-256 so a leaked table opens no session."""
+
+    __tablename__ = "tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(100))
+    description: Mapped[str] = mapped_column(Text)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[int] = mapped_column(Integer)
+    period_seconds: Mapped[int] = mapped_column(Integer)
+    press: Mapped[str] = mapped_column(String(16))
+    private: Mapped[bool] = mapped_column(Boolean)
+    invite_code: Mapped[str | None] = mapped_column(String(64))
+    host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    players: Mapped[list[str]] = mapped_column(JSON)
+    seq: Mapped[int] = mapped_column(Integer)  # entries in the record
+    version: Mapped[int] = mapped_column(Integer)  # bumped by every change: optimistic locking
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    disorder_after: Mapped[int] = mapped_column(Integer)
+    bot_after: Mapped[int] = mapped_column(Integer)
+    takeover_bot: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[float] = mapped_column(Double)
+    started_at: Mapped[float | None] = mapped_column(Double)
+    ended_at: Mapped[float | None] = mapped_column(Double)
+
+
+class Member(Base):
+    __tablename__ = "members"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id", name="uq_members_game_user"),
+        UniqueConstraint("game_id", "seat", name="uq_members_game_seat"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    bot: Mapped[str | None] = mapped_column(String(32))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    controller: Mapped[str] = mapped_column(String(16))
+    missed: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[float] = mapped_column(Double)
+
+
+class Entry(Base):
+    """The append-only record: one kernel entry per row, numbered from 0 per game.
+
+    The primary key (game_id, seq) is what makes two concurrent writers of the same
+    state fail: only one insert of a given seq can succeed.
+    """
+
+    __tablename__ = "entries"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[str] = mapped_column(Text)  # the entry as the archive sees it (JSON)
+    actor: Mapped[str] = mapped_column(String(64))  # user:<id>, bot:<name>, deadline, disorder
+    state_id: Mapped[int] = mapped_column(Integer)  # the state the entry was recorded at
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class Snapshot(Base):
+    """A serialized match after `seq` entries, so loading does not replay from the start."""
+
+    __tablename__ = "snapshots"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    format: Mapped[str] = mapped_column(String(200))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class Deadline(Base):
+    """The running game's current deadline; claimed by one process at a time to fire it."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (Index("ix_deadlines_wake_at", "wake_at"),)
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    state_id: Mapped[int] = mapped_column(Integer)
+    due_at: Mapped[float] = mapped_column(Double)
+    wake_at: Mapped[float] = mapped_column(Double)  # due_at, or sooner when bots have work
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    claim_until: Mapped[float | None] = mapped_column(Double)
+
+
+class Event(Base):
+    """Server events beside the kernel record: joins, seat changes, deadlines fired."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Double)

@@ -1,0 +1,93 @@
+"""Server errors and the mapping of every error to an HTTP status and a JSON body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parley.kernel import ParleyError
+
+
+class ServerError(Exception):
+    """An error the server raises on purpose; `status` and `code` reach the client."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, **self.extra}
+
+
+class BadRequest(ServerError):
+    status, code = 400, "bad_request"
+
+
+class Unauthorized(ServerError):
+    status, code = 401, "unauthorized"
+
+
+class Forbidden(ServerError):
+    status, code = 403, "forbidden"
+
+
+class NotFound(ServerError):
+    status, code = 404, "not_found"
+
+
+class Conflict(ServerError):
+    status, code = 409, "conflict"
+
+
+class UsernameTaken(Conflict):
+    code = "username_taken"
+
+
+class WrongStatus(Conflict):
+    """The game's lifecycle does not allow this now (not started, over, closed...)."""
+
+    code = "wrong_status"
+
+
+class PressDisabled(Forbidden):
+    code = "press_disabled"
+
+
+class Busy(Conflict):
+    """Another server process changed the game at the same moment, several times running."""
+
+    code = "busy"
+
+
+class PayloadTooLarge(ServerError):
+    status, code = 413, "too_large"
+
+
+class RateLimited(ServerError):
+    status, code = 429, "rate_limited"
+
+
+# How each kernel error reads over HTTP: not understood → 400, understood but not allowed
+# → 422, not now → 409.
+KERNEL_STATUS: dict[str, int] = {
+    "invalid": 400,
+    "ambiguous": 422,
+    "illegal": 422,
+    "out_of_turn": 409,
+    "stale": 409,
+    "bad_options": 400,
+    "unknown_game": 400,
+    "bad_record": 400,
+}
+
+
+def status_and_body(err: Exception) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and JSON body for an error raised on purpose."""
+    if isinstance(err, ServerError):
+        return err.status, err.to_json()
+    if isinstance(err, ParleyError):
+        return KERNEL_STATUS.get(err.code, 400), err.to_json()
+    raise TypeError(f"{type(err).__name__} is not an error the server raises on purpose")

@@ -1,0 +1,299 @@
+"""Live updates: each game with watchers here has a feed that renders and pushes changes.
+
+A notice wakes the game's feed; the feed renders, in a worker thread under the game's
+lock, what changed for each distinct viewer (new history entries, entries revealed by the
+step that just resolved, the viewer's observation, the game summary, the timer) and queues
+it on each connection. Every viewer's messages come from the kernel's redaction, computed
+once per viewer and shared by that viewer's connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio.to_thread
+from starlette.websockets import WebSocket
+
+from parley.kernel import JSON, Match, Viewer
+
+from .clock import Clock
+from .errors import ServerError
+from .live import LiveGame, Notice, Tables
+from .views import deadline_out, game_out, state_out, viewer_of
+from .vocab import GameStatus, UserRecord
+
+log = logging.getLogger(__name__)
+PROTOCOL = 1
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+@dataclass(eq=False)
+class Conn:
+    """One WebSocket client of one game."""
+
+    ws: WebSocket
+    user: UserRecord
+    sent_seq: int
+    with_options: bool
+    queue: asyncio.Queue[str | None]
+    viewer: Viewer | None = None
+    synced: bool = False
+    closing: bool = False
+
+    def push(self, message: str) -> bool:
+        """Queue a message; False (and the connection is to be dropped) when it is full."""
+        if self.closing:
+            return False
+        try:
+            self.queue.put_nowait(message)
+            return True
+        except asyncio.QueueFull:
+            self.closing = True
+            return False
+
+    def hang_up(self) -> None:
+        """Ask the connection's writer to close it after what is queued."""
+        self.closing = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class Feed:
+    game_id: str
+    conns: set[Conn] = field(default_factory=set)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+    game_key: tuple[Any, ...] | None = None  # what the last summary sent was made of
+    timer_key: tuple[int, float] | None = None
+    seq: int = 0  # the record length at the last render
+    state_id: int | None = None
+    epoch_seq: int = 0  # no entry before this one can still be hidden from anyone
+
+
+@dataclass(slots=True)
+class _Plan:
+    conn: Conn
+    viewer: Viewer | None
+    sent_seq: int
+    synced: bool
+
+
+@dataclass(slots=True)
+class _Result:
+    conn: Conn
+    messages: list[str]
+    viewer: Viewer | None
+    sent_seq: int
+    drop: ServerError | None = None
+
+
+class Hub:
+    def __init__(self, tables: Tables, clock: Clock, resync_seconds: float = 5.0) -> None:
+        self.tables = tables
+        self.clock = clock
+        self.resync_seconds = resync_seconds
+        self.feeds: dict[str, Feed] = {}
+        self.sent = 0
+
+    @property
+    def connections(self) -> int:
+        return sum(len(f.conns) for f in self.feeds.values())
+
+    def deliver(self, notice: Notice) -> None:
+        feed = self.feeds.get(notice.game_id)
+        if feed is not None:
+            feed.wake.set()
+
+    def attach(self, game_id: str, conn: Conn) -> None:
+        feed = self.feeds.get(game_id)
+        if feed is None:
+            feed = self.feeds[game_id] = Feed(game_id)
+            feed.task = asyncio.create_task(self._run(feed), name=f"parley-feed-{game_id}")
+        feed.conns.add(conn)
+        feed.wake.set()
+
+    def detach(self, game_id: str, conn: Conn) -> None:
+        feed = self.feeds.get(game_id)
+        if feed is None:
+            return
+        feed.conns.discard(conn)
+        if not feed.conns:
+            self.feeds.pop(game_id, None)
+            if feed.task is not None:
+                feed.task.cancel()
+
+    async def close(self) -> None:
+        for feed in list(self.feeds.values()):
+            if feed.task is not None:
+                feed.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await feed.task
+        self.feeds.clear()
+
+    # --- the feed loop --------------------------------------------------------------
+
+    async def _run(self, feed: Feed) -> None:
+        while feed.conns:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(feed.wake.wait(), timeout=self.resync_seconds)
+            feed.wake.clear()
+            plans = [_Plan(c, c.viewer, c.sent_seq, c.synced) for c in feed.conns]
+            try:
+                results = await anyio.to_thread.run_sync(self._render_locked, feed, plans)
+            except ServerError as err:  # the game is gone
+                results = [_Result(p.conn, [], None, p.sent_seq, err) for p in plans]
+            except Exception:
+                log.exception("rendering updates of game %s failed", feed.game_id)
+                await asyncio.sleep(0.5)
+                continue
+            for result in results:
+                conn = result.conn
+                if result.drop is not None:
+                    conn.push(_dumps({"type": "error", **result.drop.to_json()}))
+                    conn.hang_up()
+                    continue
+                conn.viewer, conn.sent_seq, conn.synced = result.viewer, result.sent_seq, True
+                for message in result.messages:
+                    if not conn.push(message):
+                        conn.hang_up()  # too slow: it reconnects with `since` and catches up
+                        break
+                    self.sent += 1
+
+    def _render_locked(self, feed: Feed, plans: list[_Plan]) -> list[_Result]:
+        return self.tables.view(feed.game_id, lambda live: self._render(feed, plans, live))
+
+    def _render(self, feed: Feed, plans: list[_Plan], live: LiveGame) -> list[_Result]:
+        now = self.clock.now()
+        row = live.row
+        # The summary (seats, status, outcome) is rebuilt only when one of those changed;
+        # moves alone reach clients as entries, state and timer messages.
+        game_key = (row.status, row.started_at, row.ended_at, tuple(live.members))
+        game_changed = game_key != feed.game_key
+        deadline = live.deadline if row.status is GameStatus.ACTIVE else None
+        timer_key = (deadline.state_id, deadline.due_at) if deadline is not None else None
+        timer_changed = timer_key != feed.timer_key
+        built: dict[str, str] = {}
+
+        def game_json() -> str:
+            if "game" not in built:
+                summary = game_out(live, now).model_dump(mode="json")
+                built["game"] = _dumps({"type": "game", "game": summary})
+            return built["game"]
+
+        def timer_json() -> str:
+            if "timer" not in built:
+                out = deadline_out(live, now)
+                built["timer"] = _dumps(
+                    {"type": "timer", "deadline": out.model_dump(mode="json") if out else None}
+                )
+            return built["timer"]
+
+        match = live.match
+        epoch_changed = (
+            match is not None and feed.state_id is not None and match.state_id != feed.state_id
+        )
+        cache: dict[tuple[Viewer, int, bool, bool], list[str]] = {}
+        results: list[_Result] = []
+        for plan in plans:
+            try:
+                viewer = viewer_of(live, plan.conn.user)
+            except ServerError as err:
+                results.append(_Result(plan.conn, [], None, plan.sent_seq, err))
+                continue
+            synced, sent_seq = plan.synced, plan.sent_seq
+            if synced and plan.viewer is not None and viewer != plan.viewer:
+                synced, sent_seq = False, 0  # a new seat: its view of the past differs
+            key = (viewer, sent_seq, synced, plan.conn.with_options)
+            messages = cache.get(key)
+            if messages is None:
+                messages = []
+                if not synced:
+                    hello = {
+                        "type": "hello",
+                        "protocol": PROTOCOL,
+                        "game_id": live.row.id,
+                        "viewer": viewer.to_json(),
+                    }
+                    messages += [_dumps(hello), game_json(), timer_json()]
+                else:
+                    if game_changed:
+                        messages.append(game_json())
+                    if timer_changed:
+                        messages.append(timer_json())
+                if match is not None:
+                    messages += self._record_messages(
+                        live,
+                        match,
+                        viewer,
+                        feed,
+                        sent_seq,
+                        synced,
+                        epoch_changed,
+                        plan.conn.with_options,
+                        now,
+                    )
+                cache[key] = messages
+            results.append(
+                _Result(plan.conn, messages, viewer, match.seq if match is not None else 0)
+            )
+        feed.game_key, feed.timer_key = game_key, timer_key
+        if match is not None:
+            if epoch_changed:
+                feed.epoch_seq = feed.seq
+            feed.seq, feed.state_id = match.seq, match.state_id
+        return results
+
+    @staticmethod
+    def _record_messages(
+        live: LiveGame,
+        match: Match[Any, Any],
+        viewer: Viewer,
+        feed: Feed,
+        sent_seq: int,
+        synced: bool,
+        epoch_changed: bool,
+        with_options: bool,
+        now: float,
+    ) -> list[str]:
+        out: list[str] = []
+        entries = match.history(viewer, since=sent_seq) if sent_seq < match.seq else []
+        revealed: list[dict[str, JSON]] = []
+        if not synced and sent_seq > 0:
+            revealed = _revealed(match.history(viewer), viewer, 0, sent_seq)
+        elif epoch_changed and feed.epoch_seq < sent_seq:
+            revealed = _revealed(
+                match.history(viewer, since=feed.epoch_seq), viewer, feed.epoch_seq, sent_seq
+            )
+        if entries or revealed:
+            message: dict[str, Any] = {"type": "entries", "seq": match.seq, "entries": entries}
+            if revealed:
+                message["revealed"] = revealed
+            out.append(_dumps(message))
+        if not synced or epoch_changed or any(e["type"] != "press" for e in entries):
+            state = state_out(live, viewer, now, with_options=with_options, with_text=False)
+            out.append(_dumps({"type": "state", **state.model_dump(mode="json")}))
+        return out
+
+
+def _revealed(
+    history: list[dict[str, JSON]], viewer: Viewer, lo: int, hi: int
+) -> list[dict[str, JSON]]:
+    """Actions in [lo, hi) that were hidden from `viewer` when recorded and are shown now."""
+    return [
+        e
+        for e in history
+        if lo <= e["seq"] < hi
+        and e["type"] == "action"
+        and "audience" in e
+        and "notation" in e
+        and viewer.seat not in e["audience"]
+    ]

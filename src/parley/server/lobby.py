@@ -1,0 +1,319 @@
+"""The lobby and the seats: create, list, join, leave, bots, start, close, take over, return."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from parley import games
+from parley.agents import bots
+from parley.kernel import BadOptions, Match, UnknownGame
+
+from . import store
+from .clock import Clock
+from .errors import Conflict, Forbidden, NotFound, WrongStatus
+from .live import LiveGame, Tables, Txn
+from .record import new_match, seat_draw
+from .schemas import CreateGame, GameOut
+from .settings import Limits
+from .views import game_out
+from .vocab import Controller, EventKind, GameRecord, GameStatus, MemberRecord, Role, UserRecord
+
+
+def check_bot(name: str) -> str:
+    if name not in bots.bot_names():
+        raise BadOptions(f"no bot called {name!r}; bots: {', '.join(bots.bot_names())}", text=name)
+    return name
+
+
+def _actor(user: UserRecord) -> str:
+    return f"user:{user.id}"
+
+
+def _host_only(txn: Txn, user: UserRecord, what: str) -> None:
+    if txn.row.host_id != user.id:
+        raise Forbidden(f"only the host may {what}")
+
+
+class Lobby:
+    """Commands on games as a whole and on their seats."""
+
+    def __init__(self, tables: Tables, clock: Clock, limits: Limits) -> None:
+        self.tables = tables
+        self.clock = clock
+        self.limits = limits
+
+    # --- creating and finding -------------------------------------------------------
+
+    def create(self, user: UserRecord, req: CreateGame) -> GameOut:
+        rules = games.find(req.game)
+        spec = rules.spec
+        seats = req.seats or spec.default_seats or spec.min_seats
+        spec.check_seats(seats)
+        options = spec.resolve_options(req.options)
+        check_bot(req.takeover_bot)
+        Match(rules, seats, options, seed=0)  # refuse option sets the game cannot start with
+        now = self.clock.now()
+        record = GameRecord(
+            id=secrets.token_urlsafe(8),
+            game=spec.name,
+            name=req.name,
+            description=req.description,
+            options=dict(options),
+            seats=seats,
+            period_seconds=req.period_seconds,
+            press=req.press,
+            private=req.private,
+            invite_code=secrets.token_urlsafe(12) if req.private else None,
+            host_id=user.id,
+            status=GameStatus.LOBBY,
+            seed=req.seed if req.seed is not None else secrets.randbits(62),
+            players=(),
+            seq=0,
+            version=1,
+            outcome=None,
+            disorder_after=req.disorder_after,
+            bot_after=req.bot_after,
+            takeover_bot=req.takeover_bot,
+            created_at=now,
+            started_at=None,
+            ended_at=None,
+        )
+
+        def insert(s: Any) -> LiveGame:
+            if store.hosted_open_games(s, user.id) >= self.limits.max_games_per_user:
+                raise Conflict(
+                    f"you host {self.limits.max_games_per_user} open games already; "
+                    "finish or close some first"
+                )
+            store.insert_game(s, record)
+            store.insert_member(
+                s,
+                record.id,
+                user_id=user.id,
+                role=req.host_role,
+                bot=None,
+                controller=Controller.HUMAN,
+                now=now,
+            )
+            store.insert_event(s, record.id, EventKind.CREATED.value, {"by": user.username}, now)
+            return LiveGame(record, store.members(s, record.id), None, rules)
+
+        live = self.tables.create(insert)
+        return game_out(live, now, user)
+
+    def get(self, user: UserRecord | None, game_id: str) -> GameOut:
+        def render(live: LiveGame) -> GameOut:
+            if live.row.private and (user is None or live.member(user.id) is None):
+                raise NotFound(f"there is no game {game_id!r}")  # private games stay unseen
+            return game_out(live, self.clock.now(), user)
+
+        return self.tables.view(game_id, render)
+
+    def find(
+        self, user: UserRecord, statuses: list[GameStatus], mine: bool, limit: int, offset: int
+    ) -> list[GameOut]:
+        now = self.clock.now()
+        with self.tables.db.read() as s:
+            rows = store.list_games(
+                s, user_id=user.id, statuses=statuses, mine_only=mine, limit=limit, offset=offset
+            )
+            members = store.members_of_games(s, [r.id for r in rows])
+            deadlines = store.deadlines_of(s, [r.id for r in rows])
+        out = []
+        for row in rows:
+            try:
+                rules = games.find(row.game)
+            except UnknownGame:
+                continue  # a game type no longer installed is left out of the list
+            live = LiveGame(row, members.get(row.id, []), deadlines.get(row.id), rules)
+            out.append(game_out(live, now, user))
+        return out
+
+    def events(self, user: UserRecord, game_id: str) -> list[dict[str, Any]]:
+        self.get(user, game_id)  # the same visibility as the game itself
+        with self.tables.db.read() as s:
+            return store.events(s, game_id)
+
+    # --- membership -----------------------------------------------------------------
+
+    def join(self, user: UserRecord, game_id: str, role: Role, invite_code: str | None) -> GameOut:
+        def fn(txn: Txn) -> None:
+            live, row = txn.live, txn.row
+            member = live.member(user.id)
+            if row.private and member is None:
+                code = row.invite_code or ""
+                if not hmac.compare_digest((invite_code or "").encode(), code.encode()):
+                    raise Forbidden("this game is private: its invite code is needed to join")
+            if member is not None:
+                self._rejoin(txn, member, role)
+                return
+            if role is Role.SPECTATOR:
+                txn.add_member(user_id=user.id, role=role, bot=None, controller=Controller.HUMAN)
+                txn.event(EventKind.JOINED, user=user.username, role=role.value)
+                return
+            if row.status is GameStatus.LOBBY:
+                if len(live.players) >= row.seats:
+                    raise Conflict(f"all {row.seats} seats are taken; join as a spectator instead")
+                txn.add_member(user_id=user.id, role=role, bot=None, controller=Controller.HUMAN)
+                txn.event(EventKind.JOINED, user=user.username, role=role.value)
+            elif row.status is GameStatus.ACTIVE:
+                free = next(
+                    (m for m in live.players if m.user_id is None and m.seat is not None), None
+                )
+                if free is None:
+                    raise Conflict("every seat has a player; join as a spectator instead")
+                txn.update_member(
+                    free, user_id=user.id, controller=Controller.HUMAN, missed=0, bot=None
+                )
+                txn.event(EventKind.JOINED, user=user.username, role=role.value, seat=free.seat)
+            else:
+                raise WrongStatus(f"the game is {row.status.value}; join as a spectator to read it")
+
+        return self._change(user, game_id, fn)
+
+    def _rejoin(self, txn: Txn, member: MemberRecord, role: Role) -> None:
+        if member.role is role:
+            return  # joining twice is harmless
+        if txn.row.status is not GameStatus.LOBBY:
+            raise Conflict(f"you are in this game as a {member.role.value} already")
+        if role is Role.PLAYER and len(txn.live.players) >= txn.row.seats:
+            raise Conflict(f"all {txn.row.seats} seats are taken")
+        txn.update_member(member, role=role)
+        txn.event(EventKind.JOINED, user=member.username, role=role.value)
+
+    def leave(self, user: UserRecord, game_id: str) -> GameOut:
+        def fn(txn: Txn) -> None:
+            row = txn.row
+            member = txn.live.member(user.id)
+            if member is None:
+                raise NotFound("you are not in this game")
+            if row.status.over:
+                raise WrongStatus(f"the game is {row.status.value} already")
+            if user.id == row.host_id:
+                self._close(txn, user, reason="the host left")  # UC 60B: it ends for everyone
+                return
+            if row.status is GameStatus.LOBBY or member.role is Role.SPECTATOR:
+                txn.remove_member(member)
+            else:
+                controller = (
+                    Controller.DISORDER
+                    if member.controller is Controller.HUMAN
+                    else member.controller
+                )
+                txn.update_member(member, user_id=None, controller=controller)
+            txn.event(EventKind.LEFT, user=user.username, seat=member.seat)
+
+        return self._change(user, game_id, fn)
+
+    def add_bots(self, user: UserRecord, game_id: str, bot: str, count: int) -> GameOut:
+        check_bot(bot)
+
+        def fn(txn: Txn) -> None:
+            _host_only(txn, user, "add bots")
+            if txn.row.status is not GameStatus.LOBBY:
+                raise WrongStatus("bots are added in the lobby, before the start")
+            room = txn.row.seats - len(txn.live.players)
+            if count > room:
+                raise Conflict(f"only {room} seat(s) are free")
+            for _ in range(count):
+                txn.add_member(user_id=None, role=Role.PLAYER, bot=bot, controller=Controller.BOT)
+            txn.event(EventKind.BOT_ADDED, bot=bot, count=count)
+
+        return self._change(user, game_id, fn)
+
+    # --- the game's lifecycle -------------------------------------------------------
+
+    def start(self, user: UserRecord, game_id: str, fill_with: str | None) -> GameOut:
+        if fill_with is not None:
+            check_bot(fill_with)
+
+        def fn(txn: Txn) -> None:
+            _host_only(txn, user, "start the game")
+            row = txn.row
+            if row.status is not GameStatus.LOBBY:
+                raise WrongStatus(f"the game is {row.status.value}, not in its lobby")
+            if fill_with is not None:
+                for _ in range(row.seats - len(txn.live.players)):
+                    txn.add_member(
+                        user_id=None, role=Role.PLAYER, bot=fill_with, controller=Controller.BOT
+                    )
+            players = txn.live.players
+            if len(players) != row.seats:
+                raise Conflict(
+                    f"{len(players)} of {row.seats} seats are taken; wait for players "
+                    "or fill the rest with bots"
+                )
+            draw = seat_draw(row.seed, row.seats)
+            names = [""] * row.seats
+            bot_count = 0
+            for member, seat in zip(players, draw, strict=True):
+                if member.username is None:
+                    bot_count += 1
+                    names[seat] = f"{member.bot}-bot-{bot_count}"
+                else:
+                    names[seat] = member.username
+                txn.update_member(member, seat=seat)
+            txn.live.match = new_match(txn.live.rules, names, row.options, row.seed)
+            txn.set_game(status=GameStatus.ACTIVE, players=names, started_at=txn.now)
+            txn.restart_clock = True
+            txn.event(EventKind.STARTED, seats=names, seed=row.seed)
+
+        return self._change(user, game_id, fn)
+
+    def close(self, user: UserRecord, game_id: str) -> GameOut:
+        def fn(txn: Txn) -> None:
+            _host_only(txn, user, "close the game")
+            if txn.row.status.over:
+                raise WrongStatus(f"the game is {txn.row.status.value} already")
+            self._close(txn, user, reason="closed by the host")
+
+        return self._change(user, game_id, fn)
+
+    @staticmethod
+    def _close(txn: Txn, user: UserRecord, reason: str) -> None:
+        txn.set_game(status=GameStatus.CLOSED, ended_at=txn.now)
+        txn.event(EventKind.CLOSED, by=user.username, reason=reason)
+
+    def takeover(self, user: UserRecord, game_id: str, seat: int, bot: str) -> GameOut:
+        check_bot(bot)
+
+        def fn(txn: Txn) -> None:
+            _host_only(txn, user, "hand a seat to a bot")
+            if txn.row.status is not GameStatus.ACTIVE:
+                raise WrongStatus("seats are handed over while the game runs")
+            member = txn.live.at_seat(seat)
+            if member is None:
+                raise NotFound(f"there is no seat {seat}")
+            if member.controller is Controller.HUMAN and member.user_id is not None:
+                raise Conflict(
+                    "that seat's player is active; a seat goes to a bot once it is in "
+                    "civil disorder or its player has left"
+                )
+            txn.update_member(member, controller=Controller.BOT, bot=bot)
+            txn.event(EventKind.TAKEOVER, seat=seat, bot=bot, by=user.username)
+
+        return self._change(user, game_id, fn)
+
+    def back(self, user: UserRecord, game_id: str) -> GameOut:
+        """ "I'm back": the player takes their seat over from civil disorder or a bot."""
+
+        def fn(txn: Txn) -> None:
+            member = txn.live.member(user.id)
+            if member is None or member.seat is None:
+                raise Forbidden("you hold no seat in this game")
+            if txn.row.status is not GameStatus.ACTIVE:
+                raise WrongStatus(f"the game is {txn.row.status.value}")
+            if member.controller is not Controller.HUMAN or member.missed:
+                txn.update_member(member, controller=Controller.HUMAN, missed=0)
+                txn.event(EventKind.BACK, seat=member.seat, user=user.username)
+
+        return self._change(user, game_id, fn)
+
+    def _change(self, user: UserRecord, game_id: str, fn: Callable[[Txn], None]) -> GameOut:
+        _, out = self.tables.change_and_view(
+            game_id, fn, _actor(user), lambda live: game_out(live, self.clock.now(), user)
+        )
+        return out

@@ -1,0 +1,86 @@
+"""Turning stored entries back into a match: replay one entry, snapshots, the seat draw."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import parley
+from parley.kernel import Match, RecordError, Rng, Rules
+
+from .store import EntryRow
+
+_SEAT_DRAW_SALT = 0x5EA7
+
+
+def snapshot_format(rules: Rules[Any, Any]) -> str:
+    """A tag that changes with the code: a snapshot is used only by the code that wrote it."""
+    cls = type(rules)
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return f"pickle/{parley.__version__}/py{python}/{cls.__module__}.{cls.__qualname__}"
+
+
+def dump_snapshot(match: Match[Any, Any]) -> bytes:
+    return pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def load_snapshot(data: bytes, rules: Rules[Any, Any], seq: int) -> Match[Any, Any] | None:
+    """The pickled match, or None when it cannot be used (then the record is replayed)."""
+    try:
+        match = pickle.loads(data)  # our own rows, written by snapshot_format's exact code
+    except Exception:
+        return None
+    if not isinstance(match, Match) or match.seq != seq or type(match.rules) is not type(rules):
+        return None
+    match.rules = rules  # share the registered instance, as a fresh match would
+    return match
+
+
+def apply_entry(match: Match[Any, Any], raw: Mapping[str, Any]) -> None:
+    """Re-apply one archive entry to `match` (the kernel's replay, one entry at a time)."""
+    kind = raw.get("type")
+    try:
+        if kind == "action":
+            seat = int(raw["seat"])
+            action = match.rules.action_from_json(raw["action"], match.state, seat)
+            match.act(seat, action, auto=bool(raw.get("auto", False)))
+        elif kind == "press":
+            to = raw.get("to")
+            match.say(
+                raw.get("seat"),
+                str(raw["text"]),
+                None if to is None else [int(t) for t in to],
+                str(raw.get("channel", "")),
+            )
+        elif kind == "vote":
+            match.vote_draw(int(raw["seat"]), bool(raw["accept"]))
+        elif kind != "draw":  # a draw decision is derived from the votes before it
+            raise RecordError(f"unknown entry type {kind!r}")
+    except (KeyError, TypeError, ValueError) as err:
+        raise RecordError(f"entry {raw.get('seq')} is malformed: {err!r}") from err
+
+
+def catch_up(match: Match[Any, Any], rows: Iterable[EntryRow]) -> None:
+    """Apply the stored entries `match` does not have yet, in order."""
+    for row in rows:
+        if row.seq < match.seq:
+            continue  # e.g. the draw decision a vote already produced
+        if row.seq != match.seq:
+            raise RecordError(f"the record jumps from entry {match.seq} to {row.seq}")
+        apply_entry(match, json.loads(row.data))
+
+
+def seat_draw(seed: int, count: int) -> list[int]:
+    """The seat of each lobby player (in joining order), drawn from the game's seed."""
+    seats = list(range(count))
+    Rng(seed ^ _SEAT_DRAW_SALT).shuffle(seats)
+    return seats
+
+
+def new_match(
+    rules: Rules[Any, Any], players: Sequence[str], options: Mapping[str, Any], seed: int
+) -> Match[Any, Any]:
+    return Match(rules, list(players), dict(options), seed)

@@ -1,0 +1,303 @@
+"""Request and response models of the HTTP API (and the WebSocket messages)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
+
+from .text import control_free
+from .vocab import Controller, GameStatus, PressMode, Role
+
+MAX_PERIOD = 30 * 24 * 3600
+
+
+def _one_line(value: str) -> str:
+    if not control_free(value, multiline=False):
+        raise ValueError("control characters are not allowed")
+    return value
+
+
+def _multi_line(value: str) -> str:
+    if not control_free(value, multiline=True):
+        raise ValueError("control characters are not allowed")
+    return value
+
+
+OneLine = Annotated[str, AfterValidator(_one_line)]
+MultiLine = Annotated[str, AfterValidator(_multi_line)]
+Username = Annotated[
+    str, Field(min_length=2, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+]
+BotName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+OptionValue = bool | int | str
+Seat = Annotated[int, Field(ge=0, le=1000)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- requests -------------------------------------------------------------------------
+
+
+class SignUp(Strict):
+    username: Username
+    password: Annotated[str, Field(min_length=8, max_length=256)] | None = None
+
+
+class LogIn(Strict):
+    username: Username
+    password: Annotated[str, Field(min_length=1, max_length=256)]
+
+
+class CreateGame(Strict):
+    game: Annotated[str, Field(min_length=1, max_length=64, description="game name or alias")]
+    name: Annotated[OneLine, Field(min_length=1, max_length=100)] = "Game"
+    description: Annotated[MultiLine, Field(max_length=2000)] = ""
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=64)], OptionValue], Field(max_length=64)
+    ] = Field(default_factory=dict)
+    seats: Annotated[int, Field(ge=1, le=64)] | None = None
+    period_seconds: Annotated[int, Field(ge=1, le=MAX_PERIOD)] = 900
+    press: PressMode = PressMode.FULL
+    private: bool = False
+    host_role: Role = Role.PLAYER
+    disorder_after: Annotated[int, Field(ge=0, le=1000)] = 2
+    bot_after: Annotated[int, Field(ge=0, le=1000)] = 0
+    takeover_bot: BotName = "random"
+    seed: Annotated[int, Field(ge=0, lt=2**62)] | None = None
+
+
+class JoinGame(Strict):
+    role: Role = Role.PLAYER
+    invite_code: Annotated[str, Field(max_length=64)] | None = None
+
+
+class AddBots(Strict):
+    bot: BotName = "random"
+    count: Annotated[int, Field(ge=1, le=64)] = 1
+
+
+class StartGame(Strict):
+    fill_with: BotName | None = Field(
+        default=None, description="fill the empty seats with this bot before starting"
+    )
+
+
+class ActionIn(Strict):
+    action: JsonValue = Field(
+        default=None, description="the action in the game's notation, or its JSON form"
+    )
+    parts: Annotated[list[JsonValue], Field(max_length=500)] | None = Field(
+        default=None, description="elementary parts of a composite action (e.g. one per unit)"
+    )
+    state_id: Annotated[int, Field(ge=0)] | None = Field(
+        default=None, description="refuse the action if the game has moved past this state"
+    )
+
+
+class PressIn(Strict):
+    text: Annotated[str, Field(min_length=1, max_length=100_000)]
+    to: Annotated[list[Seat], Field(min_length=1, max_length=64)] | None = Field(
+        default=None, description="recipient seats; none means the public channel"
+    )
+    channel: Annotated[str, Field(max_length=40, pattern=r"^[A-Za-z0-9 _.-]*$")] = ""
+
+
+class DrawIn(Strict):
+    accept: bool = True
+
+
+class TakeoverIn(Strict):
+    bot: BotName = "random"
+
+
+# --- responses ------------------------------------------------------------------------
+
+
+class ErrorOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    error: str
+    message: str
+
+
+class UserOut(BaseModel):
+    id: int
+    username: str
+    has_password: bool
+
+
+class SessionOut(BaseModel):
+    user: UserOut
+    token: str = Field(description="send as 'Authorization: Bearer <token>'")
+
+
+class DeadlineOut(BaseModel):
+    state_id: int
+    at: float = Field(description="seconds since the Unix epoch")
+    at_iso: str
+    remaining_seconds: float
+
+
+class LobbyPlayerOut(BaseModel):
+    player: str
+    bot: str | None = None
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str = Field(description="the seat as the game calls it (power, colour...)")
+    player: str | None = Field(description="who holds the seat now (user or bot), if anyone")
+    user: str | None
+    bot: str | None
+    controller: Controller
+    missed: int
+
+
+class YouOut(BaseModel):
+    role: Role
+    seat: int | None
+    controller: Controller | None
+    host: bool
+
+
+class GameOut(BaseModel):
+    id: str
+    game: str
+    title: str
+    name: str
+    description: str
+    status: GameStatus
+    host: str | None
+    press: PressMode
+    period_seconds: int
+    private: bool
+    seat_count: int
+    options: dict[str, OptionValue]
+    players: list[LobbyPlayerOut]
+    seats: list[SeatOut]
+    spectators: int
+    state_id: int | None
+    seq: int
+    deadline: DeadlineOut | None
+    outcome: dict[str, JsonValue] | None
+    disorder_after: int
+    bot_after: int
+    created_at: float
+    started_at: float | None
+    ended_at: float | None
+    invite_code: str | None = Field(default=None, description="shown to the host only")
+    you: YouOut | None = None
+
+
+class GameListOut(BaseModel):
+    games: list[GameOut]
+
+
+class GameTypeOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    title: str
+    summary: str
+    min_seats: int
+    max_seats: int
+    default_seats: int
+
+
+class CatalogOut(BaseModel):
+    games: list[GameTypeOut]
+    bots: list[str]
+    press_modes: list[PressMode]
+    default_period_seconds: int
+
+
+class ViewerOut(BaseModel):
+    role: Role
+    seat: int | None
+
+
+class StateOut(BaseModel):
+    game_id: str
+    status: GameStatus
+    viewer: ViewerOut
+    state_id: int
+    seq: int
+    observation: dict[str, JsonValue]
+    can_act: bool
+    owes: bool
+    options: dict[str, JsonValue] | None = Field(
+        default=None, description="the legal-options tree of your seat when it may act"
+    )
+    deadline: DeadlineOut | None
+    text: str | None = Field(default=None, description="a plain-text rendering, on request")
+
+
+class OptionsOut(BaseModel):
+    game_id: str
+    seat: int
+    state_id: int
+    can_act: bool
+    options: dict[str, JsonValue] | None
+
+
+class ActionOut(BaseModel):
+    entry: dict[str, JsonValue]
+    state_id: int
+    seq: int
+    status: GameStatus
+
+
+class PressOut(BaseModel):
+    entry: dict[str, JsonValue]
+
+
+class DrawOut(BaseModel):
+    decided: bool
+    agreed: bool | None = None
+    votes: dict[str, bool] | None = None
+    status: GameStatus
+
+
+class HistoryOut(BaseModel):
+    game_id: str
+    since: int
+    seq: int
+    entries: list[dict[str, JsonValue]]
+
+
+class RecordOut(BaseModel):
+    view: Literal["seat", "spectator", "archive"]
+    record: dict[str, JsonValue]
+
+
+class EventOut(BaseModel):
+    id: int
+    kind: str
+    data: dict[str, JsonValue]
+    at: float
+
+
+class EventsOut(BaseModel):
+    events: list[EventOut]
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok"]
+    version: str
+    process: str
+    database: str
+    redis: bool
+    games_cached: int
+    connections: int
+    deadlines_fired: int
+    deadline_claims_lost: int
+    write_conflicts: int
+
+
+class OkOut(BaseModel):
+    ok: bool = True
+
+
+def dump(model: BaseModel) -> dict[str, Any]:
+    return model.model_dump(mode="json")

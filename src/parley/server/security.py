@@ -1,0 +1,67 @@
+"""Request-level protections: a body size limit, enforced before any route runs."""
+
+from __future__ import annotations
+
+import json
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class BodyLimit:
+    """Refuse request bodies over `max_bytes` with 413, reading at most that much."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", ())).get(b"content-length")
+        if declared is not None:
+            try:
+                size = int(declared)
+            except ValueError:
+                await _answer(send, 400, "bad_request", "Content-Length is not a number")
+                return
+            if size > self.max_bytes:
+                await _answer(send, 413, "too_large", self._message())
+                return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > self.max_bytes:
+                await _answer(send, 413, "too_large", self._message())
+                return
+            if not message.get("more_body", False):
+                break
+        pending: list[Message] = [{"type": "http.request", "body": bytes(body), "more_body": False}]
+
+        async def replay() -> Message:
+            if pending:
+                return pending.pop()
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    def _message(self) -> str:
+        return f"request bodies may be at most {self.max_bytes} bytes"
+
+
+async def _answer(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": code, "message": message}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,29 @@
+"""The parts of one server process, wired together once and handed to the routes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .auth import Accounts
+from .bus import Bus
+from .deadlines import Scheduler
+from .hub import Hub
+from .live import Tables
+from .lobby import Lobby
+from .play import Play
+from .ratelimit import Limiter
+from .settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    settings: Settings
+    process_id: str
+    accounts: Accounts
+    tables: Tables
+    lobby: Lobby
+    play: Play
+    hub: Hub
+    bus: Bus
+    scheduler: Scheduler
+    limiter: Limiter

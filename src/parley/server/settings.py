@@ -1,0 +1,88 @@
+"""Server settings: one frozen value built from arguments or the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .clock import Clock, SystemClock
+
+ENV_PREFIX = "PARLEY_"
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data directory (or ./parley.sqlite3 when there is none)."""
+    base = os.environ.get("XDG_DATA_HOME") or (
+        str(Path.home() / ".local" / "share") if Path.home().exists() else ""
+    )
+    if not base:
+        return "sqlite:///parley.sqlite3"
+    folder = Path(base) / "parley"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return "sqlite:///parley.sqlite3"
+    return f"sqlite:///{folder / 'parley.sqlite3'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Sizes and rates the server enforces on every user."""
+
+    max_body_bytes: int = 64 * 1024
+    max_ws_message_bytes: int = 64 * 1024
+    max_press_chars: int = 2000
+    rate_per_second: float = 20.0  # sustained requests per user
+    rate_burst: float = 60.0  # requests a user may send at once
+    signup_rate_per_second: float = 5.0  # per client address
+    signup_burst: float = 50.0
+    max_games_per_user: int = 200  # lobby and running games hosted at once
+    ws_queue: int = 512  # messages buffered for one slow client before it is dropped
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything a server process needs to know at start."""
+
+    database_url: str = field(default_factory=default_database_url)
+    redis_url: str | None = None
+    redis_prefix: str = "parley:"  # keys and channels in Redis start with this
+    clock: Clock = field(default_factory=SystemClock)
+    limits: Limits = field(default_factory=Limits)
+    scheduler_poll_seconds: float | None = 1.0  # None: deadlines fire only when asked (tests)
+    deadline_lease_seconds: float = 30.0
+    snapshot_every: int = 64  # entries between snapshots of a running game
+    cache_games: int = 2000  # games kept in memory per process
+    automation_batch: int = 200  # bot/disorder actions in one go before yielding
+    sqlite_synchronous: str = "NORMAL"  # WAL + NORMAL survives a process crash; FULL a power cut
+    static_dir: Path | None = None  # the web client; None: the packaged one if present
+    migrate: bool = True
+
+    @staticmethod
+    def from_env(**overrides: object) -> Settings:
+        """Settings from PARLEY_* variables, then explicit overrides."""
+        env = os.environ
+        values: dict[str, object] = {}
+        if url := env.get(ENV_PREFIX + "DATABASE_URL"):
+            values["database_url"] = url
+        if url := env.get(ENV_PREFIX + "REDIS_URL"):
+            values["redis_url"] = url
+        if prefix := env.get(ENV_PREFIX + "REDIS_PREFIX"):
+            values["redis_prefix"] = prefix
+        if poll := env.get(ENV_PREFIX + "SCHEDULER_POLL"):
+            values["scheduler_poll_seconds"] = float(poll) if float(poll) > 0 else None
+        if sync := env.get(ENV_PREFIX + "SQLITE_SYNCHRONOUS"):
+            values["sqlite_synchronous"] = sync.upper()
+        limits = Limits()
+        if rate := env.get(ENV_PREFIX + "RATE"):
+            per_second = float(rate)
+            limits = replace(limits, rate_per_second=per_second, rate_burst=max(per_second * 3, 1))
+        if rate := env.get(ENV_PREFIX + "SIGNUP_RATE"):
+            per_second = float(rate)
+            limits = replace(
+                limits, signup_rate_per_second=per_second, signup_burst=max(per_second * 3, 1)
+            )
+        values["limits"] = limits
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return Settings(**values)  # type: ignore[arg-type]

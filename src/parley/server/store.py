@@ -1,0 +1,491 @@
+"""The store: sessions and the queries the server runs, returning plain records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, and_, delete, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from .db.engine import WRITE_OPTION
+from .db.models import Deadline, Entry, Event, Game, Member, Snapshot, Token, User
+from .errors import UsernameTaken
+from .vocab import (
+    Controller,
+    DeadlineRecord,
+    GameRecord,
+    GameStatus,
+    MemberRecord,
+    PressMode,
+    Role,
+    UserRecord,
+)
+
+
+class StaleWrite(Exception):
+    """Another writer changed the game first; reload and try again."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    seq: int
+    kind: str
+    data: str
+    actor: str
+    state_id: int
+    created_at: float
+
+
+class Store:
+    """Read and write sessions over one engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._reader = sessionmaker(engine, expire_on_commit=False)
+        self._writer = sessionmaker(
+            engine.execution_options(**{WRITE_OPTION: True}), expire_on_commit=False
+        )
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with self._reader() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A transaction that commits when the block ends and rolls back on any error."""
+        with self._writer() as session, session.begin():
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+# --- users ----------------------------------------------------------------------------
+
+
+def _user(row: User) -> UserRecord:
+    return UserRecord(row.id, row.username, row.password_hash is not None, row.created_at)
+
+
+def insert_user(s: Session, username: str, password_hash: str | None, now: float) -> UserRecord:
+    row = User(
+        username=username,
+        username_key=username.lower(),
+        password_hash=password_hash,
+        created_at=now,
+    )
+    s.add(row)
+    try:
+        s.flush()  # the unique key on the lower-cased name decides between racing sign-ups
+    except IntegrityError:
+        raise UsernameTaken(f"the username {username!r} is taken; choose another") from None
+    return _user(row)
+
+
+def user_with_password(s: Session, username: str) -> tuple[UserRecord, str | None] | None:
+    row = s.scalar(select(User).where(User.username_key == username.lower()))
+    return None if row is None else (_user(row), row.password_hash)
+
+
+def user_by_token(s: Session, token_hash: str) -> UserRecord | None:
+    row = s.scalar(
+        select(User).join(Token, Token.user_id == User.id).where(Token.token_hash == token_hash)
+    )
+    return None if row is None else _user(row)
+
+
+def insert_token(s: Session, token_hash: str, user_id: int, now: float) -> None:
+    s.add(Token(token_hash=token_hash, user_id=user_id, created_at=now))
+
+
+def delete_token(s: Session, token_hash: str) -> None:
+    s.execute(delete(Token).where(Token.token_hash == token_hash))
+
+
+# --- games ----------------------------------------------------------------------------
+
+
+def _game(row: Game) -> GameRecord:
+    return GameRecord(
+        id=row.id,
+        game=row.game,
+        name=row.name,
+        description=row.description,
+        options=dict(row.options),
+        seats=row.seats,
+        period_seconds=row.period_seconds,
+        press=PressMode(row.press),
+        private=row.private,
+        invite_code=row.invite_code,
+        host_id=row.host_id,
+        status=GameStatus(row.status),
+        seed=row.seed,
+        players=tuple(row.players),
+        seq=row.seq,
+        version=row.version,
+        outcome=row.outcome,
+        disorder_after=row.disorder_after,
+        bot_after=row.bot_after,
+        takeover_bot=row.takeover_bot,
+        created_at=row.created_at,
+        started_at=row.started_at,
+        ended_at=row.ended_at,
+    )
+
+
+GAME_FIELDS = frozenset(
+    {
+        "status",
+        "players",
+        "seq",
+        "outcome",
+        "started_at",
+        "ended_at",
+        "name",
+        "description",
+    }
+)
+
+
+def insert_game(s: Session, game: GameRecord) -> None:
+    s.add(
+        Game(
+            id=game.id,
+            game=game.game,
+            name=game.name,
+            description=game.description,
+            options=game.options,
+            seats=game.seats,
+            period_seconds=game.period_seconds,
+            press=game.press.value,
+            private=game.private,
+            invite_code=game.invite_code,
+            host_id=game.host_id,
+            status=game.status.value,
+            seed=game.seed,
+            players=list(game.players),
+            seq=game.seq,
+            version=game.version,
+            outcome=game.outcome,
+            disorder_after=game.disorder_after,
+            bot_after=game.bot_after,
+            takeover_bot=game.takeover_bot,
+            created_at=game.created_at,
+            started_at=game.started_at,
+            ended_at=game.ended_at,
+        )
+    )
+    s.flush()
+
+
+def game(s: Session, game_id: str) -> GameRecord | None:
+    row = s.get(Game, game_id)
+    return None if row is None else _game(row)
+
+
+def game_version(s: Session, game_id: str) -> int | None:
+    return s.scalar(select(Game.version).where(Game.id == game_id))
+
+
+def bump_game(s: Session, game_id: str, expected_version: int, **changes: Any) -> None:
+    """Apply `changes` and bump the version, only if nobody else has changed the game."""
+    unknown = set(changes) - GAME_FIELDS
+    if unknown:
+        raise ValueError(f"cannot change {sorted(unknown)} of a game")
+    values = {k: (v.value if isinstance(v, GameStatus) else v) for k, v in changes.items()}
+    if "players" in values:
+        values["players"] = list(values["players"])
+    result = s.execute(
+        update(Game)
+        .where(Game.id == game_id, Game.version == expected_version)
+        .values(version=expected_version + 1, **values)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleWrite(game_id)
+
+
+def list_games(
+    s: Session,
+    *,
+    user_id: int | None,
+    statuses: Sequence[GameStatus],
+    mine_only: bool,
+    limit: int,
+    offset: int,
+) -> list[GameRecord]:
+    query = select(Game)
+    if statuses:
+        query = query.where(Game.status.in_([st.value for st in statuses]))
+    mine = Game.id.in_(select(Member.game_id).where(Member.user_id == user_id))
+    if mine_only:
+        query = query.where(mine)
+    elif user_id is not None:
+        query = query.where(or_(Game.private.is_(False), mine))
+    else:
+        query = query.where(Game.private.is_(False))
+    query = query.order_by(Game.created_at.desc(), Game.id).limit(limit).offset(offset)
+    return [_game(row) for row in s.scalars(query)]
+
+
+def hosted_open_games(s: Session, user_id: int) -> int:
+    return (
+        s.scalar(
+            select(func.count())
+            .select_from(Game)
+            .where(
+                Game.host_id == user_id,
+                Game.status.in_([GameStatus.LOBBY.value, GameStatus.ACTIVE.value]),
+            )
+        )
+        or 0
+    )
+
+
+# --- members --------------------------------------------------------------------------
+
+
+def members(s: Session, game_id: str) -> list[MemberRecord]:
+    rows = s.execute(
+        select(Member, User.username)
+        .outerjoin(User, User.id == Member.user_id)
+        .where(Member.game_id == game_id)
+        .order_by(Member.id)
+    )
+    return [_member(m, name) for m, name in rows]
+
+
+def _member(m: Member, name: str | None) -> MemberRecord:
+    return MemberRecord(
+        id=m.id,
+        game_id=m.game_id,
+        user_id=m.user_id,
+        username=name,
+        role=Role(m.role),
+        bot=m.bot,
+        seat=m.seat,
+        controller=Controller(m.controller),
+        missed=m.missed,
+        joined_at=m.joined_at,
+    )
+
+
+def insert_member(
+    s: Session,
+    game_id: str,
+    *,
+    user_id: int | None,
+    role: Role,
+    bot: str | None,
+    controller: Controller,
+    now: float,
+) -> None:
+    s.add(
+        Member(
+            game_id=game_id,
+            user_id=user_id,
+            role=role.value,
+            bot=bot,
+            seat=None,
+            controller=controller.value,
+            missed=0,
+            joined_at=now,
+        )
+    )
+    s.flush()
+
+
+def members_of_games(s: Session, game_ids: Sequence[str]) -> dict[str, list[MemberRecord]]:
+    out: dict[str, list[MemberRecord]] = {g: [] for g in game_ids}
+    if not game_ids:
+        return out
+    rows = s.execute(
+        select(Member, User.username)
+        .outerjoin(User, User.id == Member.user_id)
+        .where(Member.game_id.in_(list(game_ids)))
+        .order_by(Member.id)
+    )
+    for m, name in rows:
+        out[m.game_id].append(_member(m, name))
+    return out
+
+
+MEMBER_FIELDS = frozenset({"user_id", "role", "bot", "seat", "controller", "missed"})
+
+
+def update_member(s: Session, member_id: int, **changes: Any) -> None:
+    unknown = set(changes) - MEMBER_FIELDS
+    if unknown:
+        raise ValueError(f"cannot change {sorted(unknown)} of a member")
+    values = {k: (v.value if isinstance(v, (Role, Controller)) else v) for k, v in changes.items()}
+    s.execute(
+        update(Member)
+        .where(Member.id == member_id)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def delete_member(s: Session, member_id: int) -> None:
+    s.execute(delete(Member).where(Member.id == member_id))
+
+
+def user_game_ids(s: Session, user_id: int) -> list[str]:
+    return list(s.scalars(select(Member.game_id).where(Member.user_id == user_id)))
+
+
+# --- the record -----------------------------------------------------------------------
+
+
+def insert_entries(s: Session, game_id: str, rows: Iterable[EntryRow]) -> None:
+    """Append entries; a seq already taken fails here, inside the transaction."""
+    values = [
+        {
+            "game_id": game_id,
+            "seq": r.seq,
+            "kind": r.kind,
+            "data": r.data,
+            "actor": r.actor,
+            "state_id": r.state_id,
+            "created_at": r.created_at,
+        }
+        for r in rows
+    ]
+    if values:
+        s.execute(insert(Entry), values)
+
+
+def entries(s: Session, game_id: str, since: int = 0, until: int | None = None) -> list[EntryRow]:
+    """Entries `since` <= seq < `until` in order."""
+    query = select(Entry).where(Entry.game_id == game_id, Entry.seq >= since)
+    if until is not None:
+        query = query.where(Entry.seq < until)
+    rows = s.scalars(query.order_by(Entry.seq))
+    return [EntryRow(r.seq, r.kind, r.data, r.actor, r.state_id, r.created_at) for r in rows]
+
+
+def insert_snapshot(s: Session, game_id: str, seq: int, fmt: str, data: bytes, now: float) -> None:
+    s.add(Snapshot(game_id=game_id, seq=seq, format=fmt, data=data, created_at=now))
+
+
+def latest_snapshot(s: Session, game_id: str, fmt: str) -> tuple[int, bytes] | None:
+    row = s.execute(
+        select(Snapshot.seq, Snapshot.data)
+        .where(Snapshot.game_id == game_id, Snapshot.format == fmt)
+        .order_by(Snapshot.seq.desc())
+        .limit(1)
+    ).first()
+    return None if row is None else (int(row[0]), bytes(row[1]))
+
+
+# --- deadlines ------------------------------------------------------------------------
+
+
+def _deadline(row: Deadline) -> DeadlineRecord:
+    return DeadlineRecord(
+        row.game_id, row.state_id, row.due_at, row.wake_at, row.claimed_by, row.claim_until
+    )
+
+
+def deadline(s: Session, game_id: str) -> DeadlineRecord | None:
+    row = s.get(Deadline, game_id)
+    return None if row is None else _deadline(row)
+
+
+def set_deadline(
+    s: Session, game_id: str, state_id: int, due_at: float, wake_at: float
+) -> DeadlineRecord:
+    """Replace the game's deadline (any claim on the old one ends with it)."""
+    values = {
+        "state_id": state_id,
+        "due_at": due_at,
+        "wake_at": wake_at,
+        "claimed_by": None,
+        "claim_until": None,
+    }
+    result = s.execute(
+        update(Deadline)
+        .where(Deadline.game_id == game_id)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount == 0:  # type: ignore[attr-defined]
+        s.add(Deadline(game_id=game_id, **values))
+        s.flush()
+    return DeadlineRecord(game_id, state_id, due_at, wake_at, None, None)
+
+
+def deadlines_of(s: Session, game_ids: Sequence[str]) -> dict[str, DeadlineRecord]:
+    if not game_ids:
+        return {}
+    rows = s.scalars(select(Deadline).where(Deadline.game_id.in_(list(game_ids))))
+    return {r.game_id: _deadline(r) for r in rows}
+
+
+def delete_deadline(s: Session, game_id: str) -> None:
+    s.execute(delete(Deadline).where(Deadline.game_id == game_id))
+
+
+def due_deadlines(s: Session, now: float, limit: int) -> list[DeadlineRecord]:
+    rows = s.scalars(
+        select(Deadline)
+        .where(
+            Deadline.wake_at <= now,
+            or_(Deadline.claim_until.is_(None), Deadline.claim_until < now),
+        )
+        .order_by(Deadline.wake_at)
+        .limit(limit)
+    )
+    return [_deadline(r) for r in rows]
+
+
+def claim_deadline(s: Session, dl: DeadlineRecord, owner: str, now: float, lease: float) -> bool:
+    """Take the deadline for `owner` if it is still the same one and nobody holds it.
+
+    A conditional UPDATE: of several processes racing for one row, exactly one changes it.
+    """
+    result = s.execute(
+        update(Deadline)
+        .where(
+            Deadline.game_id == dl.game_id,
+            Deadline.state_id == dl.state_id,
+            Deadline.wake_at == dl.wake_at,
+            Deadline.wake_at <= now,
+            or_(Deadline.claim_until.is_(None), Deadline.claim_until < now),
+        )
+        .values(claimed_by=owner, claim_until=now + lease)
+        .execution_options(synchronize_session=False)
+    )
+    claimed: bool = result.rowcount == 1  # type: ignore[attr-defined]
+    return claimed
+
+
+def release_deadline(s: Session, game_id: str, owner: str) -> None:
+    s.execute(
+        update(Deadline)
+        .where(and_(Deadline.game_id == game_id, Deadline.claimed_by == owner))
+        .values(claimed_by=None, claim_until=None)
+        .execution_options(synchronize_session=False)
+    )
+
+
+# --- events ---------------------------------------------------------------------------
+
+
+def insert_event(s: Session, game_id: str, kind: str, data: dict[str, Any], now: float) -> None:
+    s.add(Event(game_id=game_id, kind=kind, data=data, created_at=now))
+
+
+def events(s: Session, game_id: str, kind: str | None = None) -> list[dict[str, Any]]:
+    query = select(Event).where(Event.game_id == game_id)
+    if kind is not None:
+        query = query.where(Event.kind == kind)
+    return [
+        {"id": e.id, "kind": e.kind, "data": e.data, "at": e.created_at}
+        for e in s.scalars(query.order_by(Event.id))
+    ]

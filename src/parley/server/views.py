@@ -1,0 +1,175 @@
+"""What each viewer is shown: game summaries, observations, options, history, records.
+
+Visibility itself is decided by the kernel (`Match.observe`, `Match.history`); this module
+only picks the viewer and shapes the answer.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from parley.kernel import SPECTATOR, Viewer
+
+from .errors import Forbidden, WrongStatus
+from .live import LiveGame
+from .schemas import (
+    DeadlineOut,
+    GameOut,
+    LobbyPlayerOut,
+    SeatOut,
+    StateOut,
+    ViewerOut,
+    YouOut,
+)
+from .vocab import Controller, GameStatus, Role, UserRecord
+
+
+def viewer_of(live: LiveGame, user: UserRecord | None) -> Viewer:
+    """The seat `user` holds, else a spectator; private games admit members only."""
+    member = live.member(user.id) if user is not None else None
+    if member is not None and member.seat is not None and member.role is Role.PLAYER:
+        return Viewer.of(member.seat)
+    if live.row.private and member is None:
+        raise Forbidden("this game is private: join it with its invite code first")
+    return SPECTATOR
+
+
+def deadline_out(live: LiveGame, now: float) -> DeadlineOut | None:
+    dl = live.deadline
+    if dl is None or live.row.status is not GameStatus.ACTIVE:
+        return None
+    return DeadlineOut(
+        state_id=dl.state_id,
+        at=dl.due_at,
+        at_iso=datetime.fromtimestamp(dl.due_at, UTC).isoformat().replace("+00:00", "Z"),
+        remaining_seconds=max(0.0, dl.due_at - now),
+    )
+
+
+def _seat_out(live: LiveGame, names: list[str], seat: int) -> SeatOut:
+    member = live.at_seat(seat)
+    if member is None:
+        return SeatOut(
+            seat=seat,
+            name=names[seat],
+            player=None,
+            user=None,
+            bot=None,
+            controller=Controller.DISORDER,
+            missed=0,
+        )
+    holder: str | None = member.username
+    if holder is None and member.bot is not None:
+        holder = member.label
+    return SeatOut(
+        seat=seat,
+        name=names[seat],
+        player=holder,
+        user=member.username,
+        bot=member.bot,
+        controller=member.controller,
+        missed=member.missed,
+    )
+
+
+def game_out(live: LiveGame, now: float, user: UserRecord | None = None) -> GameOut:
+    row, match = live.row, live.match
+    host = next((m.username for m in live.members if m.user_id == row.host_id), None)
+    seats: list[SeatOut] = []
+    started = row.status is not GameStatus.LOBBY and bool(row.players)
+    if started:
+        names = live.rules.seat_names(row.seats, row.options)
+        seats = [_seat_out(live, names, s) for s in range(row.seats)]
+    you: YouOut | None = None
+    member = live.member(user.id) if user is not None else None
+    if member is not None:
+        you = YouOut(
+            role=member.role,
+            seat=member.seat,
+            controller=member.controller if member.seat is not None else None,
+            host=row.host_id == user.id if user is not None else False,
+        )
+    elif user is not None and user.id == row.host_id:
+        you = YouOut(role=Role.SPECTATOR, seat=None, controller=None, host=True)
+    return GameOut(
+        id=row.id,
+        game=row.game,
+        title=live.rules.spec.title,
+        name=row.name,
+        description=row.description,
+        status=row.status,
+        host=host,
+        press=row.press,
+        period_seconds=row.period_seconds,
+        private=row.private,
+        seat_count=row.seats,
+        options=row.options,
+        players=[]
+        if started
+        else [LobbyPlayerOut(player=m.label, bot=m.bot) for m in live.players],
+        seats=seats,
+        spectators=sum(1 for m in live.members if m.role is Role.SPECTATOR),
+        state_id=match.state_id if match is not None else None,
+        seq=row.seq,
+        deadline=deadline_out(live, now),
+        outcome=row.outcome,
+        disorder_after=row.disorder_after,
+        bot_after=row.bot_after,
+        created_at=row.created_at,
+        started_at=row.started_at,
+        ended_at=row.ended_at,
+        invite_code=row.invite_code if user is not None and user.id == row.host_id else None,
+        you=you,
+    )
+
+
+def state_out(
+    live: LiveGame, viewer: Viewer, now: float, *, with_options: bool, with_text: bool
+) -> StateOut:
+    match = live.match
+    if match is None:
+        raise WrongStatus("the game has not started yet")
+    observation = match.observe(viewer)
+    seat = viewer.seat
+    turn = match.turn()
+    can_act = seat is not None and turn.can_act(seat) and not live.row.status.over
+    options: dict[str, Any] | None = None
+    if with_options and can_act and seat is not None:
+        options = live.rules.options_tree(match.state, seat).to_json()
+    return StateOut(
+        game_id=live.row.id,
+        status=live.row.status,
+        viewer=ViewerOut(role=Role.SPECTATOR if seat is None else Role.PLAYER, seat=seat),
+        state_id=match.state_id,
+        seq=match.seq,
+        observation=observation,
+        can_act=can_act,
+        owes=seat is not None and seat in turn.owing,
+        options=options,
+        deadline=deadline_out(live, now),
+        text=live.rules.render(observation["view"]) if with_text else None,
+    )
+
+
+def record_for(live: LiveGame, viewer: Viewer) -> dict[str, Any]:
+    """The record as `viewer` may see it; the archive's only once the game is over."""
+    match = live.match
+    if match is None:
+        raise WrongStatus("the game has not started: there is no record yet")
+    meta = {
+        "id": live.row.id,
+        "name": live.row.name,
+        "status": live.row.status.value,
+        "seats": match.seat_names(),
+    }
+    if viewer.omniscient:
+        if not live.row.status.over:
+            raise Forbidden("the full record is published once the game has ended")
+        return {**match.to_json(), "server": meta}
+    record = match.to_json()
+    record.pop("seed", None)  # the seed would let anyone rerun the game's hidden chance
+    record["entries"] = match.history(viewer)
+    record["viewer"] = viewer.to_json()
+    record["server"] = meta
+    return record

@@ -1,0 +1,128 @@
+"""The server's domain words: lifecycle enums and the records the store hands out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class GameStatus(StrEnum):
+    """A game's lifecycle: lobby → active → finished, or closed by its host at any point."""
+
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    CLOSED = "closed"
+
+    @property
+    def over(self) -> bool:
+        return self in (GameStatus.FINISHED, GameStatus.CLOSED)
+
+
+class Role(StrEnum):
+    PLAYER = "player"
+    SPECTATOR = "spectator"
+
+
+class Controller(StrEnum):
+    """Who decides for a seat now."""
+
+    HUMAN = "human"  # the seat's user (a person or an external agent)
+    DISORDER = "disorder"  # nobody: the game's default action whenever the seat owes one
+    BOT = "bot"  # a server-side bot
+
+
+class PressMode(StrEnum):
+    """Which messages players may send."""
+
+    FULL = "full"  # public, one-to-one and group channels
+    PUBLIC = "public"  # the public channel only
+    NONE = "none"  # no press ("gunboat")
+
+
+class EventKind(StrEnum):
+    """Server events kept beside the kernel record (who joined, who took a seat over...)."""
+
+    CREATED = "created"
+    JOINED = "joined"
+    LEFT = "left"
+    BOT_ADDED = "bot_added"
+    STARTED = "started"
+    DEADLINE = "deadline"
+    DISORDER = "disorder"
+    TAKEOVER = "takeover"
+    BACK = "back"
+    FINISHED = "finished"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    id: int
+    username: str
+    has_password: bool
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game's row: settings, lifecycle and version (bumped by every change)."""
+
+    id: str
+    game: str
+    name: str
+    description: str
+    options: dict[str, Any]
+    seats: int
+    period_seconds: int
+    press: PressMode
+    private: bool
+    invite_code: str | None
+    host_id: int
+    status: GameStatus
+    seed: int
+    players: tuple[str, ...]  # names in seat order, fixed at start
+    seq: int
+    version: int
+    outcome: dict[str, Any] | None
+    disorder_after: int
+    bot_after: int
+    takeover_bot: str
+    created_at: float
+    started_at: float | None
+    ended_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRecord:
+    """A user (or a bot) in a game: a player, with a seat once the game starts, or a spectator."""
+
+    id: int
+    game_id: str
+    user_id: int | None
+    username: str | None
+    role: Role
+    bot: str | None
+    seat: int | None
+    controller: Controller
+    missed: int
+    joined_at: float
+
+    @property
+    def label(self) -> str:
+        if self.username is not None:
+            return self.username
+        return f"{self.bot or 'bot'} bot"
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRecord:
+    """When the current step of a game times out, and when the scheduler should look again."""
+
+    game_id: str
+    state_id: int
+    due_at: float
+    wake_at: float
+    claimed_by: str | None
+    claim_until: float | None

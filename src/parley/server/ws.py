@@ -1,0 +1,150 @@
+"""The WebSocket endpoint: `/ws/games/{id}?token=...&since=SEQ`.
+
+Server → client: hello, game, timer, entries (with `revealed` entries when a step
+resolves), state, ack, error. Client → server (optional): act, say, draw, ping, each with
+an `id` echoed in the ack or error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+import anyio.to_thread
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+from starlette.websockets import WebSocketState
+
+from parley.kernel import ParleyError
+
+from .errors import BadRequest, PayloadTooLarge, ServerError, status_and_body
+from .hub import Conn
+from .schemas import ActionIn, PressIn
+from .services import Services
+from .views import viewer_of
+from .vocab import UserRecord
+
+router = APIRouter()
+CLOSE_GRACE_SECONDS = 2.0
+
+
+async def _refuse(ws: WebSocket, err: ServerError | ParleyError) -> None:
+    status, body = status_and_body(err)
+    await ws.send_text(json.dumps({"type": "error", **body}))
+    await ws.close(code=4000 + status, reason=body["error"])
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(
+    ws: WebSocket, game_id: str, token: str | None = None, since: int = 0, options: bool = True
+) -> None:
+    services: Services = ws.app.state.services
+    await ws.accept()
+    try:
+        if not 0 <= since <= 10**9:
+            raise BadRequest("since is a sequence number, 0 or more")
+        user = await anyio.to_thread.run_sync(services.accounts.user_for, token)
+        await anyio.to_thread.run_sync(
+            services.tables.view, game_id, lambda live: viewer_of(live, user)
+        )
+    except (ServerError, ParleyError) as err:
+        await _refuse(ws, err)
+        return
+    limits = services.settings.limits
+    conn = Conn(
+        ws=ws,
+        user=user,
+        sent_seq=since,
+        with_options=options,
+        queue=asyncio.Queue(maxsize=limits.ws_queue),
+    )
+    writer = asyncio.create_task(_write(conn))
+    services.hub.attach(game_id, conn)
+    try:
+        while not conn.closing:
+            text = await ws.receive_text()
+            reply = await _handle(services, user, game_id, text)
+            if not conn.push(reply):
+                break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        services.hub.detach(game_id, conn)
+        conn.hang_up()
+        # A client that stopped reading must not hold this handler: give the writer a moment.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=CLOSE_GRACE_SECONDS)
+        if ws.application_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+async def _write(conn: Conn) -> None:
+    try:
+        while True:
+            message = await conn.queue.get()
+            if message is None:
+                break
+            await conn.ws.send_text(message)
+            if conn.closing and conn.queue.empty():
+                break
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        conn.closing = True
+        with contextlib.suppress(Exception):
+            await conn.ws.close(code=1000 if conn.queue.empty() else 1013)
+
+
+async def _handle(services: Services, user: UserRecord, game_id: str, text: str) -> str:
+    request_id: Any = None
+    try:
+        if len(text) > services.settings.limits.max_ws_message_bytes:
+            raise PayloadTooLarge("the message is too large")
+        try:
+            message = json.loads(text)
+        except ValueError:
+            raise BadRequest("messages are JSON objects") from None
+        if not isinstance(message, dict):
+            raise BadRequest("messages are JSON objects")
+        request_id = message.pop("id", None)
+        kind = message.pop("type", None)
+        limits = services.settings.limits
+        await services.limiter.hit(f"user:{user.id}", limits.rate_per_second, limits.rate_burst)
+        result = await _command(services, user, game_id, kind, message)
+        return json.dumps({"type": "ack", "id": request_id, "result": result})
+    except (ServerError, ParleyError) as err:
+        _, body = status_and_body(err)
+        return json.dumps({"type": "error", "id": request_id, **body})
+    except ValidationError as err:
+        body = {"error": "invalid_request", "message": _first_problem(err)}
+        return json.dumps({"type": "error", "id": request_id, **body})
+
+
+async def _command(
+    services: Services, user: UserRecord, game_id: str, kind: Any, body: dict[str, Any]
+) -> Any:
+    if kind == "ping":
+        return "pong"
+    if kind == "act":
+        req = ActionIn.model_validate(body)
+        out = await anyio.to_thread.run_sync(services.play.act, user, game_id, req)
+        return out.model_dump(mode="json")
+    if kind == "say":
+        press = PressIn.model_validate(body)
+        return await anyio.to_thread.run_sync(services.play.press, user, game_id, press)
+    if kind == "draw":
+        accept = body.get("accept", True)
+        if not isinstance(accept, bool):
+            raise BadRequest("accept is true or false")
+        draw = await anyio.to_thread.run_sync(services.play.draw, user, game_id, accept)
+        return draw.model_dump(mode="json")
+    raise BadRequest(f"unknown message type {kind!r}; use act, say, draw or ping")
+
+
+def _first_problem(err: ValidationError) -> str:
+    problem = err.errors()[0]
+    where = ".".join(str(p) for p in problem.get("loc", ()))
+    return f"{where}: {problem.get('msg', 'invalid')}" if where else str(problem.get("msg"))

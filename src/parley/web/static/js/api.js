@@ -1,0 +1,140 @@
+// The server's HTTP API, in one place: every route the client calls is listed in ROUTES,
+// so following a change of the server is a one-line edit here.
+
+const TOKEN_KEY = "parley.token";
+const USER_KEY = "parley.user";
+
+const enc = encodeURIComponent;
+
+export const ROUTES = {
+  signUp: () => ["POST", "/api/users"],
+  logIn: () => ["POST", "/api/sessions"],
+  logOut: () => ["DELETE", "/api/sessions/current"],
+  me: () => ["GET", "/api/me"],
+  myGames: () => ["GET", "/api/me/games"],
+  gameTypes: () => ["GET", "/api/game-types"],
+  games: (query) => ["GET", `/api/games${query ? `?${query}` : ""}`],
+  create: () => ["POST", "/api/games"],
+  game: (id) => ["GET", `/api/games/${enc(id)}`],
+  join: (id) => ["POST", `/api/games/${enc(id)}/join`],
+  leave: (id) => ["POST", `/api/games/${enc(id)}/leave`],
+  bots: (id) => ["POST", `/api/games/${enc(id)}/bots`],
+  start: (id) => ["POST", `/api/games/${enc(id)}/start`],
+  close: (id) => ["POST", `/api/games/${enc(id)}/close`],
+  back: (id) => ["POST", `/api/games/${enc(id)}/back`],
+  seatToBot: (id, seat) => ["POST", `/api/games/${enc(id)}/seats/${enc(seat)}/bot`],
+  events: (id) => ["GET", `/api/games/${enc(id)}/events`],
+  state: (id) => ["GET", `/api/games/${enc(id)}/state?options=true`],
+  options: (id) => ["GET", `/api/games/${enc(id)}/options`],
+  act: (id) => ["POST", `/api/games/${enc(id)}/actions`],
+  history: (id, since) => ["GET", `/api/games/${enc(id)}/history?since=${enc(since)}&limit=10000`],
+  press: (id) => ["POST", `/api/games/${enc(id)}/press`],
+  draw: (id) => ["POST", `/api/games/${enc(id)}/draw`],
+  record: (id) => ["GET", `/api/games/${enc(id)}/record`],
+  // The observation as it was after the first `seq` entries (history stepping). Not served
+  // yet: the client keeps what it saw in this session until it is.
+  stateAt: null,
+  // Province names and kinds of a Diplomacy map (for maps without drawn geometry). Not
+  // served yet: the client then draws a schematic from the provinces it has seen.
+  mapInfo: null,
+  socket: (id, since) => `/ws/games/${enc(id)}?since=${enc(since)}&options=true&token=${enc(session.token || "")}`,
+};
+
+/** The signed-in user and their bearer token, kept in this browser's local storage. */
+export const session = {
+  get token() {
+    return localStorage.getItem(TOKEN_KEY);
+  },
+  get user() {
+    try {
+      return JSON.parse(localStorage.getItem(USER_KEY) || "null");
+    } catch {
+      return null;
+    }
+  },
+  save(out) {
+    localStorage.setItem(TOKEN_KEY, out.token);
+    localStorage.setItem(USER_KEY, JSON.stringify(out.user));
+  },
+  clear() {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(USER_KEY);
+  },
+};
+
+/** An error answer of the server: `code` is its machine-readable tag, `message` for people. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body && body.message ? body.message : `the server answered ${status}`);
+    this.status = status;
+    this.code = (body && body.error) || "http_error";
+    this.body = body || {};
+  }
+}
+
+async function call(route, body) {
+  const [method, path] = route;
+  const headers = { Accept: "application/json" };
+  const token = session.token;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const init = { method, headers };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, { error: "offline", message: "cannot reach the server; check the connection" });
+  }
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { error: "bad_answer", message: text.slice(0, 200) };
+    }
+  }
+  if (!res.ok) {
+    if (res.status === 401 && token) session.clear();
+    throw new ApiError(res.status, data);
+  }
+  return data;
+}
+
+export const api = {
+  signUp: (username, password) => call(ROUTES.signUp(), password ? { username, password } : { username }),
+  logIn: (username, password) => call(ROUTES.logIn(), { username, password }),
+  logOut: () => call(ROUTES.logOut()),
+  me: () => call(ROUTES.me()),
+  myGames: () => call(ROUTES.myGames()),
+  gameTypes: () => call(ROUTES.gameTypes()),
+  openGames: () => call(ROUTES.games("status=lobby&limit=100")),
+  create: (req) => call(ROUTES.create(), req),
+  game: (id) => call(ROUTES.game(id)),
+  join: (id, role, inviteCode) => call(ROUTES.join(id), inviteCode ? { role, invite_code: inviteCode } : { role }),
+  leave: (id) => call(ROUTES.leave(id)),
+  addBots: (id, bot, count) => call(ROUTES.bots(id), { bot, count }),
+  start: (id, fillWith) => call(ROUTES.start(id), fillWith ? { fill_with: fillWith } : {}),
+  close: (id) => call(ROUTES.close(id)),
+  back: (id) => call(ROUTES.back(id)),
+  seatToBot: (id, seat, bot) => call(ROUTES.seatToBot(id, seat), { bot }),
+  state: (id) => call(ROUTES.state(id)),
+  history: (id, since = 0) => call(ROUTES.history(id, since)),
+  act: (id, req) => call(ROUTES.act(id), req),
+  press: (id, req) => call(ROUTES.press(id), req),
+  draw: (id, accept) => call(ROUTES.draw(id), { accept }),
+  stateAt: (id, seq) => (ROUTES.stateAt ? call(ROUTES.stateAt(id, seq)) : Promise.resolve(null)),
+  mapInfo: (name) => (ROUTES.mapInfo ? call(ROUTES.mapInfo(name)).catch(() => null) : Promise.resolve(null)),
+  /** A static file of the client (e.g. map geometry); null when it is not there. */
+  staticJson: async (path) => {
+    try {
+      const res = await fetch(path, { headers: { Accept: "application/json" } });
+      return res.ok ? await res.json() : null;
+    } catch {
+      return null;
+    }
+  },
+};

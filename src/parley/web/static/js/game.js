@@ -1,0 +1,758 @@
+// One game's page: the lobby before the start, then the board of the game (drawn by the
+// game's renderer), the side panel (orders, chat, players, log), the live connection,
+// the countdown, draw votes, leaving and the game-over screen.
+
+import { api, ApiError, session } from "./api.js";
+import { ChatPanel } from "./chat.js";
+import { DiplomacyBoard } from "./diplomacy/board.js";
+import { byId, dialog, fill, formatDuration, h, plural, s, toast } from "./dom.js";
+import { GenericBoard } from "./generic.js";
+import { LiveGame } from "./live.js";
+import { gameTypes } from "./lobby.js";
+import { SuckerTable } from "./sucker/table.js";
+
+const RENDERERS = { diplomacy: DiplomacyBoard, sucker: SuckerTable };
+
+function errorText(err) {
+  return (err && err.message) || String(err);
+}
+
+export class GameView {
+  constructor(gameId) {
+    this.name = "game";
+    this.gameId = gameId;
+    this.summary = null;
+    this.you = null;
+    this.state = null;
+    this.entries = new Map();
+    this.deadline = null;  // {at: performance.now() ms when it passes, stateId}
+    this.renderer = null;
+    this.tab = null;
+    this.overDismissed = false;
+    this.seenDecisions = new Set();
+  }
+
+  // --- lifecycle ---------------------------------------------------------------------
+
+  mount(app) {
+    this.app = app;
+    this.root = h("div", { class: "game-page" }, h("p", { class: "muted pad" }, "Loading the game…"));
+    app.append(this.root);
+    this.load();
+    this.tick = setInterval(() => this.showClock(), 1000);
+    this.onVisible = () => {
+      if (document.visibilityState === "visible" && this.live) this.live.retryNow();
+    };
+    document.addEventListener("visibilitychange", this.onVisible);
+  }
+
+  unmount() {
+    clearInterval(this.tick);
+    if (this.closeMenu) document.removeEventListener("click", this.closeMenu);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    if (this.live) this.live.stop();
+    if (this.renderer && this.renderer.unmount) this.renderer.unmount();
+    const conn = byId("conn");
+    if (conn) conn.hidden = true;
+  }
+
+  async load() {
+    try {
+      const game = await api.game(this.gameId);
+      this.setSummary(game, true);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        this.showProblem(`There is no game with the id “${this.gameId}”.`, "It may have been mistyped, or it is private and you have not joined it.");
+        return;
+      }
+      if (err instanceof ApiError && err.status === 401) {
+        window.dispatchEvent(new Event("parley:signed-out"));
+        return;
+      }
+      this.showProblem("The game could not be loaded.", errorText(err));
+      return;
+    }
+    if (!this.you) {
+      this.showJoin();
+      return;
+    }
+    await this.enter();
+  }
+
+  async enter() {
+    if (this.summary.status !== "lobby") await this.fetchState();
+    this.render();
+    if (!this.live) {
+      this.live = new LiveGame(this.gameId, {
+        message: (msg) => this.onMessage(msg),
+        status: (state, detail) => this.onConnection(state, detail),
+      });
+      this.live.seq = this.lastSeq();
+      this.live.start();
+    }
+  }
+
+  lastSeq() {
+    let seq = 0;
+    for (const key of this.entries.keys()) seq = Math.max(seq, key + 1);
+    return seq;
+  }
+
+  async fetchState() {
+    try {
+      const [state, history] = await Promise.all([api.state(this.gameId), api.history(this.gameId, 0)]);
+      for (const entry of history.entries) this.entries.set(entry.seq, entry);
+      this.setState(state);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === "wrong_status")) toast(errorText(err), "error");
+    }
+  }
+
+  // --- incoming data -----------------------------------------------------------------
+
+  setSummary(game, withYou) {
+    const wasStatus = this.summary && this.summary.status;
+    if (withYou) this.you = game.you || null;
+    this.summary = { ...game, you: this.you };
+    if (game.deadline) this.setDeadline(game.deadline);
+    else if (game.status !== "active") this.deadline = null;
+    return wasStatus;
+  }
+
+  setDeadline(deadline) {
+    this.deadline = deadline ? { at: performance.now() + deadline.remaining_seconds * 1000, stateId: deadline.state_id } : null;
+  }
+
+  setState(state) {
+    this.state = state;
+    if (state.deadline) this.setDeadline(state.deadline);
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "game": {
+        const before = this.setSummary(msg.game, false);
+        const now = msg.game.status;
+        if (before === "lobby" && now !== "lobby") {
+          // The game just started: seats were drawn, so who I am changed.
+          api.game(this.gameId).then((g) => {
+            this.setSummary(g, true);
+            this.fetchState().then(() => this.render());
+          });
+          return;
+        }
+        if (this.summary.status === "lobby") this.render();
+        else this.refresh("game");
+        break;
+      }
+      case "timer":
+        this.setDeadline(msg.deadline);
+        this.showClock();
+        break;
+      case "entries": {
+        const fresh = [];
+        for (const entry of msg.entries || []) {
+          if (!this.entries.has(entry.seq)) fresh.push(entry);
+          this.entries.set(entry.seq, entry);
+        }
+        for (const entry of msg.revealed || []) this.entries.set(entry.seq, entry);
+        this.announce(fresh);
+        this.refresh("entries");
+        break;
+      }
+      case "state":
+        this.setState(msg);
+        if (!this.renderer) this.render();
+        else this.refresh("state");
+        break;
+      case "error":
+        if (msg.message) toast(msg.message, "error");
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Toasts for things worth noticing while looking elsewhere (draw decisions). */
+  announce(fresh) {
+    for (const entry of fresh) {
+      if (entry.type === "draw") toast(entry.agreed ? "Everyone accepted the draw: the game ends in a draw." : "The draw was rejected; the game goes on.", entry.agreed ? "info" : "warn");
+      if (entry.type === "vote" && this.state && entry.seat !== this.mySeat()) {
+        const name = this.seatLabel(entry.seat);
+        toast(`${name} voted on a draw.`);
+      }
+    }
+  }
+
+  onConnection(state, detail) {
+    const el = byId("conn");
+    if (!el) return;
+    el.hidden = false;
+    el.className = `conn conn-${state}`;
+    const retry = h("button", { type: "button", class: "linkish", onClick: () => this.live.retryNow() }, "retry now");
+    if (state === "open") {
+      fill(el, "● live");
+      el.title = "connected: updates arrive as they happen";
+      if (this.wasLost) {
+        this.wasLost = false;
+        toast("Reconnected. You are back in the game.");
+      }
+    } else if (state === "connecting") {
+      fill(el, detail ? "○ reconnecting…" : "○ connecting…");
+    } else if (state === "lost") {
+      this.wasLost = true;
+      fill(el, `✕ connection lost, retrying in ${detail} s `, retry);
+      el.title = "the connection to the server was lost; it comes back by itself";
+    } else if (state === "refused") {
+      fill(el, "✕ disconnected");
+      toast(`The server closed the live connection: ${detail}`, "error");
+    }
+    const banner = this.root && this.root.querySelector(".offline-banner");
+    if (banner) banner.hidden = state !== "lost";
+  }
+
+  // --- helpers for renderers ---------------------------------------------------------
+
+  mySeat() {
+    return this.state && this.state.viewer ? this.state.viewer.seat : null;
+  }
+
+  seatLabel(seat) {
+    const s = this.summary && this.summary.seats ? this.summary.seats[seat] : null;
+    if (!s) return `seat ${seat}`;
+    return s.player ? `${s.name} (${s.player})` : s.name;
+  }
+
+  entryList() {
+    return [...this.entries.values()].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Send an action; on failure shows the server's reason and rethrows. */
+  async act(body) {
+    const req = { ...body };
+    if (this.state && req.state_id === undefined) req.state_id = this.state.state_id;
+    try {
+      const out = await api.act(this.gameId, req);
+      if (!this.live || !this.live.connected) await this.fetchState().then(() => this.refresh("state"));
+      return out;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "stale") {
+        toast("The game moved on before your action arrived; here is the new position.", "warn");
+        await this.fetchState();
+        this.refresh("state");
+      } else {
+        toast(errorText(err), "error");
+      }
+      throw err;
+    }
+  }
+
+  context() {
+    const view = this;
+    return {
+      gameId: this.gameId,
+      get summary() {
+        return view.summary;
+      },
+      get state() {
+        return view.state;
+      },
+      get entries() {
+        return view.entryList();
+      },
+      get you() {
+        return view.you;
+      },
+      mySeat: () => this.mySeat(),
+      seatLabel: (seat) => this.seatLabel(seat),
+      act: (body) => this.act(body),
+      showTab: (key) => this.showTab(key),
+      unreadChanged: () => this.showUnread(),
+      seatColour: (seat) => (this.renderer && this.renderer.seatColour ? this.renderer.seatColour(seat) : "#888"),
+      chatEvents: () => (this.renderer && this.renderer.chatEvents ? this.renderer.chatEvents() : []),
+      chatExtras: (key) => (this.renderer && this.renderer.chatExtras ? this.renderer.chatExtras(key) : null),
+      addEntries: (list) => {
+        let fresh = false;
+        for (const entry of list) {
+          if (!this.entries.has(entry.seq)) fresh = true;
+          this.entries.set(entry.seq, entry);
+        }
+        if (fresh) this.refresh("entries");
+      },
+      storageKey: (what) => `parley.${session.user ? session.user.username : "?"}.${this.gameId}.${what}`,
+    };
+  }
+
+  // --- drawing -----------------------------------------------------------------------
+
+  showProblem(title, detail) {
+    fill(this.root, h("div", { class: "center-page" }, h("div", { class: "card", id: "game-problem" }, h("h1", {}, title), h("p", {}, detail), h("a", { class: "button primary", href: "#/" }, "Back to the lobby"))));
+  }
+
+  showJoin() {
+    const g = this.summary;
+    const message = h("p", { class: "form-error", role: "alert" });
+    const code = h("input", { id: "invite-code", placeholder: "invite code (private games)", maxlength: 64 });
+    const join = (role) => async () => {
+      message.textContent = "";
+      try {
+        await api.join(this.gameId, role, code.value.trim() || undefined);
+        const game = await api.game(this.gameId);
+        this.setSummary(game, true);
+        await this.enter();
+      } catch (err) {
+        message.textContent = errorText(err);
+      }
+    };
+    const canPlay = g.status === "lobby" ? g.players.length < g.seat_count : g.status === "active" && g.seats.some((s) => !s.user && s.controller !== "bot");
+    fill(
+      this.root,
+      h(
+        "div",
+        { class: "center-page" },
+        h(
+          "div",
+          { class: "card", id: "join-prompt" },
+          h("h1", {}, g.name),
+          h("p", { class: "muted" }, `${g.title} · ${g.status === "lobby" ? "waiting for players" : g.status} · hosted by ${g.host || "?"}`),
+          g.description ? h("p", {}, g.description) : null,
+          g.private ? code : null,
+          message,
+          h(
+            "div",
+            { class: "row" },
+            canPlay ? h("button", { class: "primary", type: "button", id: "join-as-player", onClick: join("player") }, "Join as a player") : null,
+            h("button", { type: "button", id: "join-as-spectator", onClick: join("spectator") }, "Watch as a spectator"),
+            h("a", { href: "#/" }, "Back to the lobby"),
+          ),
+        ),
+      ),
+    );
+  }
+
+  render() {
+    const g = this.summary;
+    if (g.status === "lobby") {
+      this.renderLobby();
+      return;
+    }
+    if (!this.state) {
+      fill(this.root, h("p", { class: "muted pad" }, "Loading the board…"));
+      return;
+    }
+    if (!this.renderer) {
+      const Renderer = RENDERERS[g.game] || GenericBoard;
+      this.renderer = new Renderer(this.context());
+      this.chat = new ChatPanel(this.context());
+      this.buildShell();
+    }
+    this.refresh("all");
+  }
+
+  buildShell() {
+    this.boardEl = h("section", { class: "board-area", id: "board" });
+    this.banners = h("div", { class: "banners" });
+    this.tabBar = h("div", { class: "tabs", role: "tablist" });
+    this.tabBody = h("div", { class: "tab-body" });
+    this.playersEl = h("div", { class: "players-tab" });
+    this.logEl = h("ol", { class: "log" });
+    const tabs = [
+      ...this.renderer.tabs(),
+      { key: "chat", label: "Chat", el: this.chat.element() },
+      { key: "players", label: "Players", el: this.playersEl },
+      { key: "log", label: "Log", el: this.logEl },
+    ];
+    this.tabs = tabs;
+    for (const tab of tabs) {
+      tab.button = h("button", { type: "button", role: "tab", class: "tab", id: `tab-${tab.key}`, dataset: { tab: tab.key }, onClick: () => this.showTab(tab.key) }, tab.label, tab.key === "chat" ? h("span", { class: "unread", id: "chat-unread", hidden: true }) : null);
+      this.tabBar.append(tab.button);
+      tab.el.classList.add("tab-panel");
+      tab.el.dataset.panel = tab.key;
+      this.tabBody.append(tab.el);
+    }
+    this.overEl = h("div", { class: "game-over", id: "game-over", hidden: true });
+    fill(
+      this.root,
+      h("div", { class: "offline-banner", hidden: true, role: "alert" }, "Connection lost. Your orders and messages are kept; the page reconnects by itself and catches up."),
+      this.banners,
+      h("div", { class: "game-layout" }, this.boardEl, h("aside", { class: "side" }, this.tabBar, this.tabBody)),
+      this.overEl,
+    );
+    this.renderer.mountBoard(this.boardEl);
+    this.showTab(tabs[0].key);
+  }
+
+  showTab(key) {
+    this.tab = key;
+    for (const tab of this.tabs || []) {
+      const on = tab.key === key;
+      tab.button.classList.toggle("active", on);
+      tab.button.setAttribute("aria-selected", String(on));
+      tab.el.hidden = !on;
+    }
+    if (key === "chat" && this.chat) this.chat.shown();
+  }
+
+  refresh(kind) {
+    if (!this.renderer) {
+      this.render();
+      return;
+    }
+    this.renderer.update(kind);
+    this.chat.update();
+    this.showHeader();
+    this.showBanners();
+    this.showPlayers();
+    this.showLog();
+    this.showOver();
+    this.showUnread();
+  }
+
+  showUnread() {
+    const el = byId("chat-unread");
+    if (!el) return;
+    const n = this.chat.unreadTotal();
+    el.hidden = n === 0;
+    el.textContent = String(n);
+  }
+
+  showHeader() {
+    const bar = byId("topbar-game");
+    if (!bar) return;
+    if (!this.header || !bar.contains(this.header.phase)) {
+      // Built once: an update must not close the menu under the player's finger.
+      const items = h("div", { class: "menu-items" });
+      const menu = h("details", { class: "menu" }, h("summary", { id: "menu-button", "aria-label": "game menu" }, "☰"), items);
+      this.header = { name: h("span", { class: "topbar-name" }), phase: h("span", { class: "phase", id: "phase" }), menu, items, key: null };
+      this.clockEl = h("span", { class: "clock", id: "clock" });
+      fill(bar, this.header.name, this.header.phase, this.clockEl, menu);
+      this.closeMenu = (event) => {
+        if (!menu.contains(event.target)) menu.open = false;
+      };
+      document.addEventListener("click", this.closeMenu);
+    }
+    const head = this.renderer.headline ? this.renderer.headline() : { title: this.summary.title };
+    this.header.name.textContent = this.summary.name;
+    this.header.name.title = this.summary.name;
+    this.header.phase.textContent = head.title || "";
+    const key = JSON.stringify([this.summary.status, this.you && this.you.host, this.mySeat()]);
+    if (key !== this.header.key) {
+      this.header.key = key;
+      fill(this.header.items, this.menu());
+    }
+    this.showClock();
+  }
+
+  menu() {
+    const g = this.summary;
+    const items = [];
+    const mySeat = this.mySeat();
+    const live = g.status === "active";
+    const item = (id, label, fn, cls) =>
+      h("button", { type: "button", id, class: cls, onClick: () => { this.header.menu.open = false; fn(); } }, label);
+    if (live && mySeat !== null) items.push(item("menu-draw", "Propose a draw", () => this.proposeDraw()));
+    if (!["finished", "closed"].includes(g.status)) {
+      items.push(item("menu-leave", this.you && this.you.host ? "Leave (closes the game)" : "Leave the game", () => this.leave()));
+      if (this.you && this.you.host) items.push(item("menu-close", "Close the game for everyone", () => this.closeGame(), "danger"));
+    }
+    items.push(h("a", { href: "#/manual" }, "Manual"), h("a", { href: "#/" }, "Lobby"));
+    return items;
+  }
+
+  showClock() {
+    const el = this.clockEl;
+    if (!el) return;
+    if (!this.deadline || !this.summary || this.summary.status !== "active") {
+      el.textContent = "";
+      return;
+    }
+    const left = (this.deadline.at - performance.now()) / 1000;
+    fill(el, clockIcon(), left > 0 ? formatDuration(left) : "deadline passed");
+    el.classList.toggle("urgent", left < 60);
+    el.title = "time left before the deadline; undecided players are given their default";
+  }
+
+  showBanners() {
+    const parts = [];
+    const obs = this.state && this.state.observation;
+    const mySeat = this.mySeat();
+    const g = this.summary;
+    if (this.you && this.you.role === "spectator") {
+      parts.push(h("div", { class: "banner banner-info" }, "You are watching as a spectator: you see the public board and public press only."));
+    }
+    const mine = mySeat !== null && g.seats ? g.seats[mySeat] : null;
+    if (mine && g.status === "active" && (mine.controller !== "human" || mine.missed)) {
+      const why = mine.controller === "bot" ? "a bot is playing your seat" : mine.controller === "disorder" ? "your seat is in civil disorder" : `you missed ${plural(mine.missed, "deadline")}`;
+      parts.push(
+        h(
+          "div",
+          { class: "banner banner-warn", id: "back-banner" },
+          `While you were away, ${why}. `,
+          h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              onClick: async () => {
+                try {
+                  const out = await api.back(this.gameId);
+                  this.setSummary(out, true);
+                  this.refresh("game");
+                } catch (err) {
+                  toast(errorText(err), "error");
+                }
+              },
+            },
+            "I'm back",
+          ),
+        ),
+      );
+    }
+    if (obs && g.status === "active" && obs.draw_votes && obs.draw_votes.length) {
+      const voted = obs.draw_votes.includes(mySeat);
+      const count = `${obs.draw_votes.length} voted so far`;
+      if (mySeat !== null && !voted) {
+        parts.push(
+          h(
+            "div",
+            { class: "banner banner-draw", id: "draw-banner" },
+            `A draw has been proposed (${count}). It ends the game if every surviving player accepts. `,
+            h("button", { type: "button", class: "primary", id: "draw-accept", onClick: () => this.vote(true) }, "Accept the draw"),
+            h("button", { type: "button", id: "draw-reject", onClick: () => this.vote(false) }, "Reject"),
+          ),
+        );
+      } else {
+        parts.push(h("div", { class: "banner banner-draw", id: "draw-banner" }, `A draw is being voted on (${count}).${voted ? " You voted; waiting for the others." : ""}`));
+      }
+    }
+    fill(this.banners, parts);
+  }
+
+  showPlayers() {
+    const g = this.summary;
+    const obs = this.state && this.state.observation;
+    const owing = new Set(obs && obs.turn ? obs.turn.owed.map((o) => o.seat) : []);
+    const colour = (i) => (this.renderer.seatColour ? this.renderer.seatColour(i) : "#888");
+    const rows = (g.seats || []).map((seat) =>
+      h(
+        "tr",
+        { class: seat.seat === this.mySeat() ? "me" : "" },
+        h("td", {}, h("span", { class: "swatch", style: { background: colour(seat.seat) } }), seat.name),
+        h("td", {}, seat.player || "—", seat.bot ? h("span", { class: "badge" }, "bot") : null),
+        h("td", {}, seat.controller === "human" ? (seat.user ? "playing" : "open seat") : seat.controller === "bot" ? "bot" : "civil disorder", seat.missed ? ` · missed ${seat.missed}` : ""),
+        h("td", {}, owing.has(seat.seat) ? "to act" : ""),
+        this.you && this.you.host && g.status === "active" && seat.controller !== "bot" && !(seat.controller === "human" && seat.user)
+          ? h("td", {}, h("button", { type: "button", class: "small", onClick: () => this.seatToBot(seat.seat) }, "give to a bot"))
+          : h("td"),
+      ),
+    );
+    fill(
+      this.playersEl,
+      h("table", { class: "players" }, h("thead", {}, h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Player"), h("th", {}, "Status"), h("th", {}, "Turn"), h("th"))), h("tbody", {}, rows)),
+      h("p", { class: "muted small" }, `${plural(g.spectators, "spectator")} watching · host ${g.host || "?"} · ${formatDuration(g.period_seconds)} per turn · game id `, h("code", {}, g.id)),
+      g.description ? h("p", { class: "small" }, g.description) : null,
+    );
+  }
+
+  showLog() {
+    const items = [];
+    for (const entry of this.entryList()) {
+      if (entry.type === "press") continue;
+      const who = entry.seat === null || entry.seat === undefined ? "" : this.seatLabel(entry.seat);
+      let text;
+      if (entry.type === "action") {
+        text = entry.hidden ? `${who} acted (hidden until the step resolves)` : `${who}: ${entry.notation}${entry.auto ? " (default, chosen for the seat)" : ""}`;
+      } else if (entry.type === "vote") {
+        text = `${who} voted on a draw${entry.accept === undefined ? "" : entry.accept ? " (yes)" : " (no)"}`;
+      } else if (entry.type === "draw") {
+        text = entry.agreed ? "Draw agreed by everyone" : "Draw rejected";
+      } else {
+        continue;
+      }
+      items.push(h("li", { dataset: { seq: entry.seq } }, h("span", { class: "seq" }, `#${entry.seq}`), " ", text));
+    }
+    items.reverse();
+    fill(this.logEl, items.length ? items : h("li", { class: "muted" }, "Nothing has happened yet."));
+  }
+
+  showOver() {
+    const g = this.summary;
+    if (!["finished", "closed"].includes(g.status) || this.overDismissed) {
+      this.overEl.hidden = true;
+      return;
+    }
+    const outcome = g.outcome || (this.state && this.state.observation && this.state.observation.outcome);
+    const body = [];
+    if (g.status === "closed" && !outcome) {
+      body.push(h("h2", {}, "The game was closed"), h("p", {}, "The host ended this game. Its record is kept; the board stays as it was."));
+    } else if (outcome) {
+      const names = (seats) => seats.map((s) => this.seatLabel(s)).join(", ");
+      const mine = this.mySeat();
+      let title = outcome.draw ? "The game ends in a draw" : `${names(outcome.winners)} wins`;
+      if (mine !== null && !outcome.draw) title = outcome.winners.includes(mine) ? "Victory! You won the game" : `Game over: ${names(outcome.winners)} won`;
+      body.push(h("h2", {}, title), h("p", {}, outcome.reason));
+      const order = outcome.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+      body.push(h("ol", { class: "ranks" }, order.map(({ rank, seat }) => h("li", { class: seat === mine ? "me" : "" }, `${rank}. ${this.seatLabel(seat)}`, outcome.draw && outcome.winners.includes(seat) ? " — shares the draw" : ""))));
+    }
+    fill(
+      this.overEl,
+      h(
+        "div",
+        { class: "card game-over-card" },
+        body,
+        h("div", { class: "row" }, h("button", { type: "button", onClick: () => { this.overDismissed = true; this.showOver(); } }, "Look at the board"), h("a", { class: "button primary", href: "#/" }, "Back to the lobby")),
+      ),
+    );
+    this.overEl.hidden = false;
+  }
+
+  // --- the lobby of a game before it starts ------------------------------------------
+
+  async renderLobby() {
+    const g = this.summary;
+    const host = this.you && this.you.host;
+    const message = h("p", { class: "form-error", role: "alert", id: "lobby-error" });
+    let catalog = null;
+    try {
+      catalog = await gameTypes();
+    } catch {
+      catalog = { bots: ["random"] };
+    }
+    const bots = catalog.bots;
+    const fillWith = h("select", { id: "start-fill" }, h("option", { value: "" }, "leave empty seats empty"), bots.map((b) => h("option", { value: b, selected: b === "random" }, `fill empty seats with “${b}” bots`)));
+    const run = (fn) => async () => {
+      message.textContent = "";
+      try {
+        const out = await fn();
+        if (out && out.id) this.setSummary(out, true);
+        if (this.summary.status !== "lobby") {
+          await this.fetchState();
+          this.render();
+        } else this.renderLobby();
+      } catch (err) {
+        message.textContent = errorText(err);
+      }
+    };
+    const free = g.seat_count - g.players.length;
+    const botKind = h("select", { id: "add-bot-kind" }, bots.map((b) => h("option", { value: b }, b)));
+    fill(
+      byId("topbar-game"),
+      h("span", { class: "topbar-name" }, g.name),
+      h("span", { class: "phase" }, `${g.title} · waiting for players`),
+    );
+    fill(
+      this.root,
+      h(
+        "div",
+        { class: "center-page" },
+        h(
+          "div",
+          { class: "card game-lobby", id: "game-lobby" },
+          h("h1", {}, g.name),
+          h("p", { class: "muted" }, `${g.title} · ${g.seat_count} players · ${formatDuration(g.period_seconds)} per turn · press: ${g.press}${g.private ? " · private" : ""}`),
+          g.description ? h("p", { class: "description" }, g.description) : null,
+          h(
+            "div",
+            { class: "share" },
+            h("span", {}, "Game id: "),
+            h("code", { id: "game-id" }, g.id),
+            h("button", { type: "button", class: "small", onClick: () => navigator.clipboard && navigator.clipboard.writeText(g.id).then(() => toast("Game id copied.")) }, "Copy"),
+            g.invite_code ? [h("span", {}, " · invite code: "), h("code", { id: "invite" }, g.invite_code)] : null,
+          ),
+          h("h2", {}, `Players (${g.players.length}/${g.seat_count})`),
+          h(
+            "ul",
+            { class: "lobby-players", id: "lobby-players" },
+            g.players.map((p) => h("li", {}, p.player, p.player === g.host ? h("span", { class: "badge" }, "host") : null, p.bot ? h("span", { class: "badge" }, "bot") : null)),
+            Array.from({ length: free }, () => h("li", { class: "muted" }, "open seat")),
+          ),
+          h("p", { class: "muted small" }, `${plural(g.spectators, "spectator")}. Seats (powers, colours) are drawn at random when the host starts the game.`),
+          host
+            ? h(
+                "div",
+                { class: "host-controls" },
+                free > 0 ? h("div", { class: "row" }, h("button", { type: "button", id: "add-bot", onClick: run(() => api.addBots(this.gameId, botKind.value, 1)) }, "Add a bot"), botKind) : null,
+                h("div", { class: "row" }, h("button", { type: "button", class: "primary", id: "start-game", onClick: run(() => api.start(this.gameId, fillWith.value || undefined)) }, "Start the game"), free > 0 ? fillWith : null),
+                h("div", { class: "row" }, h("button", { type: "button", class: "danger", id: "close-game", onClick: () => this.closeGame() }, "Close the game")),
+              )
+            : h("p", { class: "muted" }, `Waiting for ${g.host || "the host"} to start the game.`),
+          message,
+          h("div", { class: "row" }, h("button", { type: "button", id: "lobby-leave", onClick: () => this.leave() }, "Leave"), h("a", { href: "#/" }, "Back to the lobby")),
+        ),
+      ),
+    );
+  }
+
+  // --- commands ----------------------------------------------------------------------
+
+  async proposeDraw() {
+    const ok = await confirmDialog("Propose a draw?", "Every surviving player is asked. The game ends in a draw only if all accept; one refusal rejects it.", "Propose the draw");
+    if (ok) await this.vote(true);
+  }
+
+  async vote(accept) {
+    try {
+      const out = await api.draw(this.gameId, accept);
+      if (out.decided) toast(out.agreed ? "The draw was agreed." : "The draw was rejected.");
+      else toast(accept ? "Your vote for a draw is in." : "You rejected the draw.");
+      await this.fetchState();
+      this.refresh("state");
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  }
+
+  async leave() {
+    const host = this.you && this.you.host;
+    const text = host
+      ? "You host this game: leaving closes it for everyone."
+      : this.summary.status === "active"
+        ? "Your seat goes into civil disorder (its units hold) until someone takes it over. You can rejoin while it is free."
+        : "You leave the game's lobby.";
+    if (!(await confirmDialog("Leave the game?", text, "Leave"))) return;
+    try {
+      await api.leave(this.gameId);
+      location.hash = "#/";
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  }
+
+  async closeGame() {
+    if (!(await confirmDialog("Close the game?", "The game ends for everyone now. Its record is kept.", "Close the game"))) return;
+    try {
+      const out = await api.close(this.gameId);
+      this.setSummary(out, true);
+      if (this.renderer) this.refresh("game");
+      else location.hash = "#/";
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  }
+
+  async seatToBot(seat) {
+    try {
+      const out = await api.seatToBot(this.gameId, seat, "random");
+      this.setSummary(out, true);
+      this.refresh("game");
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  }
+}
+
+function clockIcon() {
+  return s("svg", { viewBox: "0 0 24 24", "aria-hidden": "true" }, s("circle", { cx: 12, cy: 13, r: 8 }), s("path", { d: "M12 9 L12 13 L15 15 M9 2 L15 2" }));
+}
+
+/** Ask yes or no; resolves true for yes. */
+export function confirmDialog(title, text, yes) {
+  return dialog(title, (close) =>
+    h(
+      "div",
+      {},
+      h("p", {}, text),
+      h("div", { class: "row end" }, h("button", { type: "button", onClick: () => close(false) }, "Cancel"), h("button", { type: "button", class: "primary", id: "confirm-yes", onClick: () => close(true) }, yes)),
+    ),
+  ).then((v) => Boolean(v));
+}

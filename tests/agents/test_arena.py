@@ -1,0 +1,274 @@
+"""The arena on the toy games: parallel workers, records, figures, forks and backends."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.kernel.toygames import Countdown
+from typer.testing import CliRunner
+
+from parley import games
+from parley.agents.arena import (
+    ArenaConfig,
+    ArenaError,
+    ForkPoint,
+    Standings,
+    game_seeds,
+    lineup,
+    play_game,
+    run_arena,
+)
+from parley.cli import app
+from parley.kernel import BadOptions, load_record, replay
+
+COUNTDOWN = "tests.kernel.toygames:Countdown"
+BIDS = "tests.kernel.toygames:SealedBids"
+SMART = "tests.agents.toys:CountdownBot"
+
+
+def _records(out: Path) -> dict[str, Any]:
+    return {p.name: json.loads(p.read_text()) for p in sorted((out / "games").glob("*.json"))}
+
+
+def test_two_workers_play_every_game_and_the_figures_add_up(tmp_path: Path) -> None:
+    out = tmp_path / "two"
+    config = ArenaConfig(COUNTDOWN, ("random", SMART), games=40, workers=2, seed=7, out=out)
+    seen: list[int] = []
+    run_arena(config, lambda r: seen.append(r.index))
+    assert sorted(seen) == list(range(40))
+    records = _records(out)
+    assert len(records) == 40
+    rules = Countdown()
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [line["index"] for line in lines] == list(range(40))
+    for line in lines:
+        record = records[Path(line["record"]).name]
+        assert record["players"] == line["players"]
+        assert record["outcome"] == line["outcome"]
+        again = replay(rules, record)  # every record replays to its own outcome
+        assert again.to_json() == record
+    summary = json.loads((out / "summary.json").read_text())
+    standings = summary["standings"]
+    for tally in standings.values():
+        assert tally["wins"] + tally["draws"] + tally["losses"] == tally["seats"]
+    assert sum(t["seats"] for t in standings.values()) == 40 * 2
+    assert sum(t["wins"] for t in standings.values()) == 40  # countdown has one winner
+    # Perfect play against random play wins nearly always, and the ratings say so.
+    assert standings[SMART]["win_share"] > 0.8
+    assert standings[SMART]["rating"]["mu"] > standings["random"]["rating"]["mu"] + 5
+    assert summary["games_per_second"] > 0 and summary["capped"] == 0
+    png = (out / "ratings.png").read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 5000
+
+
+def test_the_same_run_with_one_worker_gives_the_same_records_and_figures(tmp_path: Path) -> None:
+    def run(workers: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        out = tmp_path / f"w{workers}"
+        run_arena(ArenaConfig(COUNTDOWN, ("random", SMART), 12, workers, seed=3, out=out))
+        summary = json.loads((out / "summary.json").read_text())
+        return _records(out), summary["standings"]
+
+    assert run(1) == run(2)
+
+
+def test_seats_rotate_and_seeds_differ_per_game() -> None:
+    assert lineup(("a", "b", "c"), 4, 0) == ("a", "b", "c", "a")
+    assert lineup(("a", "b", "c"), 4, 1) == ("b", "c", "a", "b")
+    seeds = {game_seeds(5, i) for i in range(100)}
+    assert len(seeds) == 100 and game_seeds(5, 3) == game_seeds(5, 3)
+
+
+def test_games_past_the_cap_end_in_a_draw_agreed_by_survivors(tmp_path: Path) -> None:
+    config = ArenaConfig(BIDS, ("random",), games=3, seats=3, out=tmp_path, max_plies=4)
+    report = run_arena(config)
+    assert all(r.capped for r in report.results)
+    record = load_record(Path(report.results[0].path or "").read_text())
+    votes = [e for e in record["entries"] if e["type"] == "vote"]
+    assert [v["seat"] for v in votes] == [0, 1, 2]
+    assert record["outcome"]["draw"] and record["outcome"]["winners"] == [0, 1, 2]
+    assert report.standings.tallies["random"].draws == 9
+
+
+def test_fork_plays_on_from_the_chosen_entry(tmp_path: Path) -> None:
+    first = run_arena(ArenaConfig(COUNTDOWN, ("random",), 1, out=tmp_path / "a", seed=1))
+    source = load_record(Path(first.results[0].path or "").read_text())
+    at = 3
+    config = ArenaConfig(
+        COUNTDOWN, (SMART, "random"), 6, out=tmp_path / "b", fork=ForkPoint(source, at, "x")
+    )
+    report = run_arena(config)
+    for result in report.results:
+        record = load_record(Path(result.path or "").read_text())
+        assert record["seed"] == source["seed"]
+        assert record["entries"][:at] == source["entries"][:at]
+        assert record["players"] == list(result.lineup)
+    assert report.summary["forked_from"] == {"record": "x", "at": at}
+    with pytest.raises(ArenaError, match="cannot fork"):
+        run_arena(
+            ArenaConfig(COUNTDOWN, ("random",), 1, out=tmp_path / "c", fork=ForkPoint(source, 999))
+        )
+
+
+def test_bad_bots_and_counts_are_refused_before_playing(tmp_path: Path) -> None:
+    with pytest.raises(BadOptions, match="no bot called 'genius'"):
+        run_arena(ArenaConfig(COUNTDOWN, ("random", "genius"), 2, out=tmp_path))
+    with pytest.raises(ArenaError, match="at least one game"):
+        run_arena(ArenaConfig(COUNTDOWN, ("random",), 0, out=tmp_path))
+    assert not (tmp_path / "games").exists()
+
+
+class _BrokenBot:
+    name = "broken"
+
+    def choose(self, decision: object) -> str:
+        return "take 7"
+
+
+def test_a_bot_answering_illegally_gets_the_default_and_is_counted(tmp_path: Path) -> None:
+    config = ArenaConfig(
+        COUNTDOWN, ("random", "tests.agents.test_arena:_BrokenBot"), 4, out=tmp_path
+    )
+    report = run_arena(config)
+    errors = report.summary["bot_errors"]
+    assert isinstance(errors, dict) and errors["tests.agents.test_arena:_BrokenBot"] > 0
+    record = load_record(Path(report.results[0].path or "").read_text())
+    assert any(e.get("auto") for e in record["entries"])
+
+
+def test_standings_average_a_bot_over_the_seats_it_fills() -> None:
+    table = Standings(["a", "b"])
+    table.add(("a", "a", "b"), {"ranks": [1, 2, 2], "winners": [0], "draw": False})
+    assert table.tallies["a"].wins == 1 and table.tallies["a"].losses == 1
+    assert table.tallies["b"].losses == 1 and table.tallies["a"].games == 1
+    assert len(table.history) == 1
+
+
+def test_ray_backend_without_ray_says_how_to_get_it(tmp_path: Path) -> None:
+    config = ArenaConfig(COUNTDOWN, ("random",), 2, out=tmp_path, ray="local")
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        with pytest.raises(ArenaError, match=r"parley-games\[ray\]"):
+            run_arena(config)
+    else:
+        report = run_arena(config)  # a real local Ray, when it happens to be installed
+        assert len(_records(tmp_path)) == 2 and report.summary["backend"] == "ray:local"
+
+
+@pytest.fixture
+def fake_ray(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    """A stand-in for the Ray API the arena uses, running tasks inline."""
+    calls: dict[str, Any] = {"init": [], "shutdown": 0, "submitted": 0}
+    module = types.ModuleType("ray")
+
+    class Ref:
+        def __init__(self, value: Any) -> None:
+            self.value = value
+
+    def remote(fn: Any) -> Any:
+        def submit(*args: Any) -> Ref:
+            calls["submitted"] += 1
+            return Ref(fn(*args))
+
+        return types.SimpleNamespace(remote=submit)
+
+    module.is_initialized = lambda: bool(calls["init"]) and not calls["shutdown"]  # type: ignore[attr-defined]
+    module.init = lambda address=None: calls["init"].append(address)  # type: ignore[attr-defined]
+    module.shutdown = lambda: calls.__setitem__("shutdown", calls["shutdown"] + 1)  # type: ignore[attr-defined]
+    module.remote = remote  # type: ignore[attr-defined]
+    module.wait = lambda refs, num_returns=1: (refs[:num_returns], refs[num_returns:])  # type: ignore[attr-defined]
+    module.get = lambda ref: ref.value  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ray", module)
+    yield calls
+
+
+def test_ray_backend_submits_every_game_and_the_driver_writes_records(
+    tmp_path: Path, fake_ray: dict[str, Any]
+) -> None:
+    config = ArenaConfig(
+        COUNTDOWN, ("random", SMART), 5, out=tmp_path, seed=2, ray="ray://head:10001"
+    )
+    report = run_arena(config)
+    assert fake_ray == {"init": ["ray://head:10001"], "shutdown": 1, "submitted": 5}
+    assert len(_records(tmp_path)) == 5
+    run_arena(ArenaConfig(COUNTDOWN, ("random", SMART), 5, out=tmp_path / "l", seed=2))
+    assert _records(tmp_path) == _records(tmp_path / "l")
+    assert report.summary["backend"] == "ray:ray://head:10001"
+
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def countdown_registered() -> Iterator[None]:
+    games.register(Countdown())
+    yield
+    games.unregister("countdown")
+
+
+def test_cli_arena_then_replay_then_fork(tmp_path: Path, countdown_registered: None) -> None:
+    out = tmp_path / "cli"
+    result = runner.invoke(
+        app,
+        [
+            "arena",
+            "countdown",
+            "--bots",
+            "random,random",
+            "--games",
+            "6",
+            "--workers",
+            "2",
+            "--seed",
+            "4",
+            "--out",
+            str(out),
+            "-o",
+            "start=12",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "games/s" in result.output and "random" in result.output
+    records = sorted((out / "games").glob("*.json"))
+    assert len(records) == 6
+    replayed = runner.invoke(app, ["replay", str(records[0])])
+    assert replayed.exit_code == 0, replayed.output
+    assert "took the last one" in replayed.output
+    forked = runner.invoke(
+        app,
+        [
+            "arena",
+            "--from",
+            str(records[0]),
+            "--at",
+            "2",
+            "--games",
+            "3",
+            "--out",
+            str(tmp_path / "fork"),
+            "--quiet",
+        ],
+    )
+    assert forked.exit_code == 0, forked.output
+    fork_record = load_record(next((tmp_path / "fork" / "games").glob("*.json")).read_text())
+    assert fork_record["options"] == {"start": 12}
+    bad = runner.invoke(app, ["arena", "countdown", "--bots", "nobody", "--out", str(out)])
+    assert bad.exit_code == 2 and "no bot called 'nobody'" in bad.output
+    missing = runner.invoke(app, ["arena"])
+    assert missing.exit_code == 2 and "name a game" in missing.output
+
+
+def test_play_game_returns_the_record_when_told_to_write_nothing() -> None:
+    from parley.agents.arena import GameTask
+
+    seed, bot_seed = game_seeds(0, 0)
+    task = GameTask(0, COUNTDOWN, 2, {"start": 9}, seed, bot_seed, ("random", "random"), 100)
+    result = play_game(task)
+    assert result.path is None and result.record is not None
+    assert result.record["outcome"] == result.outcome
