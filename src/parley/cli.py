@@ -12,7 +12,16 @@ from rich.console import Console
 from rich.table import Table
 
 from parley import games
-from parley.kernel import ARCHIVE, Match, ParleyError, Rng, Viewer, load_record, replay
+from parley.kernel import (
+    ARCHIVE,
+    Match,
+    ParleyError,
+    Rng,
+    Viewer,
+    load_record,
+    parse_option_pairs,
+    replay,
+)
 
 app = typer.Typer(
     name="parley",
@@ -27,16 +36,6 @@ err_console = Console(stderr=True)
 def _fail(message: str, code: int = 2) -> typer.Exit:
     err_console.print(f"[bold red]error:[/] {message}")
     return typer.Exit(code)
-
-
-def _parse_options(pairs: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise _fail(f"options are written name=value, not {pair!r}")
-        out[key.strip()] = value.strip()
-    return out
 
 
 @app.command("games")
@@ -89,7 +88,7 @@ def play_command(
         if not 1 <= seat <= count:
             raise _fail(f"--seat must be between 1 and {count}")
         names[seat - 1] = "you"
-        match: Match[Any, Any] = Match(rules, names, _parse_options(option), seed)
+        match: Match[Any, Any] = Match(rules, names, parse_option_pairs(option), seed)
         bot = make_bot(bots, rules)
     except ParleyError as err:
         raise _fail(err.message) from None
@@ -181,6 +180,10 @@ app.command("serve")(serve)
 from parley.agents.arena.cli import arena_command  # noqa: E402
 
 app.command("arena")(arena_command)
+
+from parley.games.diplomacy.cli import app as diplomacy_app  # noqa: E402
+
+app.add_typer(diplomacy_app, name="diplomacy", help="Diplomacy tools: adjudicate, legal orders.")
 
 
 def main() -> None:

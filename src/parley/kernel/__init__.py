@@ -38,7 +38,7 @@ from .log import (
     replay,
     states,
 )
-from .options import OptionSpec, OptionValue, resolve_options
+from .options import OptionSpec, OptionValue, parse_option_pairs, resolve_options
 from .rng import Rng
 
 __all__ = [
@@ -75,6 +75,7 @@ __all__ = [
     "Viewer",
     "VoteEntry",
     "load_record",
+    "parse_option_pairs",
     "replay",
     "resolve_options",
     "states",

@@ -91,3 +91,14 @@ def resolve_options(
         name: spec.coerce(given[name]) if name in given else spec.default
         for name, spec in by_name.items()
     }
+
+
+def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """`name=value` words (a command line's options) as a dict; values stay text."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise BadOptions(f"options are written name=value, not {pair!r}")
+        out[key.strip()] = value.strip()
+    return out

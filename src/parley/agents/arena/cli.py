@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from parley.kernel import ParleyError, load_record
+from parley.kernel import ParleyError, load_record, parse_option_pairs
 
 from .play import ForkPoint, GameResult
 from .report import PLOT, RESULTS, SUMMARY
@@ -18,16 +18,6 @@ from .run import ArenaConfig, ArenaReport, parse_bots, run_arena
 
 console = Console()
 err_console = Console(stderr=True)
-
-
-def _options(pairs: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise _fail(f"options are written name=value, not {pair!r}")
-        out[key.strip()] = value.strip()
-    return out
 
 
 def _fail(message: str) -> typer.Exit:
@@ -83,7 +73,7 @@ def arena_command(
             seed=seed,
             out=out or Path("arena-out") / f"{game}-seed{seed}",
             seats=seats or None,
-            options=_options(option),
+            options=parse_option_pairs(option),
             max_plies=max_plies or None,
             fork=fork,
             ray=ray,
