@@ -222,3 +222,16 @@ def test_year_limit_ends_in_a_draw_of_the_survivors() -> None:
     assert report.ending is not None and report.ending.winner is None
     assert set(report.ending.powers) == set(DIP.powers)
     assert "1901" in report.ending.reason
+
+
+def test_2023_rule_counts_distance_from_either_coast() -> None:
+    # The second variant of DATC 6.J.9, which datc.toml (one position per case) leaves out:
+    # the fleet in Skagerrak is two steps from St Petersburg by its north coast.
+    pos = Position.build(
+        DIP,
+        Phase.parse("W1901A"),
+        {"RUSSIA": ["A ALB", "A SEV", "F SKA"]},
+        centres={"RUSSIA": ["STP", "SEV"]},
+    )
+    report = step(pos, {}, GameOptions(civil_disorder=CivilDisorderRule.Y2023))
+    assert [format_order(r.order) for r in report.results] == ["A ALB D"]

@@ -74,6 +74,15 @@ def validate_movement(
 class MovementOrders:
     """A movement phase's orders, validated; `adjudicate` may be called more than once."""
 
+    # Slots: attribute reads on the hot path are cheaper than through an instance dict.
+    __slots__ = (
+        "attack_strength", "attackers", "clashes", "cmask", "convoyed", "convoying",
+        "convoys", "dip", "dloc", "dst", "entries", "fleet_at", "given_kind", "h2h",
+        "hold_strength", "kind", "moves", "orders", "paradox", "path", "pieces", "pos",
+        "power", "prevent_strength", "provs", "res", "slot_of", "support_count",
+        "supporters", "supports", "tgt", "via",
+    )  # fmt: skip
+
     def __init__(
         self, pos: Position, orders: Mapping[str, Sequence[Order]], convoys: ConvoyTables
     ) -> None:
@@ -238,6 +247,15 @@ class MovementOrders:
                     chosen[slot] = order
         for slot in clashes:
             kind[slot] = HOLD
+        moves, supports, convoying = [], [], []
+        for i, k in enumerate(kind):
+            if k == MOVE:
+                moves.append(i)
+            elif k == SUPPORT:
+                supports.append(i)
+            elif k == CONVOY:
+                convoying.append(i)
+        self.moves, self.supports, self.convoying = moves, supports, convoying
         self.entries = entries
         self.clashes = clashes
         self.provs, self.slot_of, self.pieces, self.power = provs, slot_of, pieces, power
@@ -260,50 +278,47 @@ class MovementOrders:
         supporters: dict[int, list[int]] = {}  # slot -> slots validly supporting it
         attackers: dict[int, list[int]] = {}
         h2h = [-1] * n
-        convoy_slots = [i for i in range(n) if kind[i] == CONVOY]
-        own_convoy = {(tgt[i], dst[i], power[i]) for i in convoy_slots}
+        own_convoy = {(tgt[i], dst[i], power[i]) for i in self.convoying}
         army_mask = dip.army_mask
-        for i in range(n):
-            if kind[i] == MOVE:
-                if not pieces[i].fleet:
-                    convoyed[i] = (
-                        via[i]
-                        or not army_mask[provs[i]] >> dst[i] & 1
-                        or (i, dst[i], power[i]) in own_convoy
-                    )
-                found_list = attackers.get(dst[i])
-                if found_list is None:
-                    attackers[dst[i]] = [i]
-                else:
-                    found_list.append(i)
-        for i in convoy_slots:
+        moves = self.moves
+        for i in moves:
+            d = dst[i]
+            if not pieces[i][1]:  # an army: by convoy?
+                convoyed[i] = (
+                    via[i] or not army_mask[provs[i]] >> d & 1 or (i, d, power[i]) in own_convoy
+                )
+            found_list = attackers.get(d)
+            if found_list is None:
+                attackers[d] = [i]
+            else:
+                found_list.append(i)
+        for i in self.convoying:
             a = tgt[i]
             if kind[a] == MOVE and dst[a] == dst[i] and convoyed[a]:
                 cmask[a] |= 1 << provs[i]
                 fleet_at[provs[i]] = i
             else:
                 kind[i] = VOID
-        for i in range(n):
-            k = kind[i]
-            if k == SUPPORT:
-                t = tgt[i]
-                if dloc[i] == -2:  # support to hold
-                    ok = kind[t] != MOVE
+        for i in self.supports:
+            t = tgt[i]
+            if dloc[i] == -2:  # support to hold
+                ok = kind[t] != MOVE
+            else:
+                ok = (
+                    kind[t] == MOVE
+                    and dst[t] == dst[i]
+                    and (dloc[i] < 0 or not pieces[t][1] or dloc[t] == dloc[i])
+                )
+            if ok:
+                backing = supporters.get(t)
+                if backing is None:
+                    supporters[t] = [i]
                 else:
-                    ok = (
-                        kind[t] == MOVE
-                        and dst[t] == dst[i]
-                        and (dloc[i] < 0 or not pieces[t].fleet or dloc[t] == dloc[i])
-                    )
-                if ok:
-                    backing = supporters.get(t)
-                    if backing is None:
-                        supporters[t] = [i]
-                    else:
-                        backing.append(i)
-                else:
-                    kind[i] = VOID
-            elif k == MOVE and not convoyed[i]:
+                    backing.append(i)
+            else:
+                kind[i] = VOID
+        for i in moves:
+            if not convoyed[i]:
                 j = slot_of[dst[i]]
                 if j >= 0 and kind[j] == MOVE and dst[j] == provs[i] and not convoyed[j]:
                     h2h[i] = j
@@ -500,11 +515,12 @@ class MovementOrders:
             return True
 
         # A support or convoy nobody attacks succeeds; settle those without recursion.
-        for i in range(n):
-            if kind[i] in (SUPPORT, CONVOY) and provs[i] not in attackers:
+        backing = [i for i in self.supports + self.convoying if kind[i] != VOID]
+        for i in backing:
+            if provs[i] not in attackers:
                 res[i] = done[i] = True
-        for i in range(n):
-            if not done[i] and kind[i] in (MOVE, SUPPORT, CONVOY):
+        for i in self.moves + backing:
+            if not done[i]:
                 resolve(i)
         self.res = res
         self.paradox = paradox

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .map import DipMap
 
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT = 20_000  # about ten megabytes of routes at most
 
 
 class ConvoyTables:
@@ -74,28 +74,6 @@ def _minimal_routes(dip: DipMap, fleets: int, src: int) -> dict[int, int]:
                 nxt ^= low
                 stack.append((low.bit_length() - 1, path | low, barred2 | low, touched2))
     return out
-
-
-def route_exists(dip: DipMap, fleets: int, src: int, dst: int) -> bool:
-    """Breadth-first: is there any chain of seas in `fleets` from `src` to `dst`?"""
-    frontier = dip.seas_near[src] & fleets
-    seen = frontier
-    sea_adj = dip.sea_adj
-    sea_coasts = dip.sea_coasts
-    target = 1 << dst
-    while frontier:
-        nxt = 0
-        f = frontier
-        while f:
-            low = f & -f
-            f ^= low
-            s = low.bit_length() - 1
-            if sea_coasts[s] & target:
-                return True
-            nxt |= sea_adj[s]
-        frontier = nxt & fleets & ~seen
-        seen |= frontier
-    return False
 
 
 def tables_for(dip: DipMap) -> ConvoyTables:

@@ -18,8 +18,6 @@ class PhaseKind(Enum):
     ADJUSTMENT = "A"
 
 
-_SEASON_ORDER = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
-_KIND_ORDER = {PhaseKind.MOVEMENT: 0, PhaseKind.RETREAT: 1, PhaseKind.ADJUSTMENT: 2}
 _VALID = {
     (Season.SPRING, PhaseKind.MOVEMENT),
     (Season.SPRING, PhaseKind.RETREAT),
@@ -44,10 +42,6 @@ class Phase:
     @property
     def name(self) -> str:
         return f"{self.season.value}{self.year}{self.kind.value}"
-
-    @property
-    def sort_key(self) -> tuple[int, int, int]:
-        return (self.year, _SEASON_ORDER[self.season], _KIND_ORDER[self.kind])
 
     def __str__(self) -> str:
         return self.name
@@ -74,7 +68,3 @@ class Phase:
         if (season, kind) not in _VALID:
             raise PhaseError(f"{text!r}: {season.name.lower()} has no {kind.name.lower()} phase")
         return Phase(season, int(raw[1:-1]), kind)
-
-
-def movement(season: Season, year: int) -> Phase:
-    return Phase(season, year, PhaseKind.MOVEMENT)

@@ -138,14 +138,6 @@ def update_centres(pos: Position) -> None:
             pos.owner[prov] = piece.power
 
 
-def alive(pos: Position) -> list[str]:
-    """Powers still in the game: owning a centre or having a unit."""
-    dip = pos.map
-    counts = pos.centre_counts()
-    units = pos.unit_counts()
-    return [p for i, p in enumerate(dip.powers) if counts[i] or units[i]]
-
-
 def ending(
     pos: Position,
     options: GameOptions,

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from .map import DipMap
-from .phase import Phase
+from .phase import Phase, PhaseKind, Season
 from .units import Unit, UnitKind
 
 
@@ -111,8 +111,6 @@ class Position:
     @staticmethod
     def initial(dip: DipMap) -> Position:
         """The starting position of a map: its units, and each power owning its home centres."""
-        from .phase import PhaseKind, Season
-
         units: dict[int, Piece] = {}
         for start in dip.start_units:
             piece = make_piece(dip, start.power, start.kind, start.location)

@@ -37,7 +37,7 @@ from parley.kernel.errors import BadOptions
 from .adjustments import adjustment_counts
 from .civil_disorder import CivilDisorderRule
 from .legal import adjustment_orders, canonical_order, movement_orders, retreat_orders
-from .map import DipMap, MapError, standard_map
+from .map import DATA_DIR, DipMap, MapError, standard_map
 from .orders import (
     Build,
     Disband,
@@ -93,7 +93,8 @@ class DiplomacyState:
 
 
 def _map_choices() -> tuple[str, ...]:
-    return ("standard", "tiny")
+    """The maps shipped in `data/`: the `map` option's choices."""
+    return tuple(sorted(path.stem for path in DATA_DIR.glob("*.toml")))
 
 
 class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
@@ -276,13 +277,11 @@ class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
             owed = abs(adjustment_counts(state.position)[seat])
             word = "Build" if orders and not isinstance(orders[0], Disband) else "Disband"
             children = tuple(
-                OrderNodeFactory.group(f"{word.lower()}{i + 1}", f"{word} {i + 1}", orders)
-                for i in range(owed)
+                _group(f"{word.lower()}{i + 1}", f"{word} {i + 1}", orders) for i in range(owed)
             )
         else:
             children = tuple(
-                OrderNodeFactory.group(loc, _unit_label(orders[0]), orders)
-                for loc, orders in legal.items()
+                _group(loc, _unit_label(orders[0]), orders) for loc, orders in legal.items()
             )
         label = f"{self._power(state, seat)}: {state.position.phase.long_name}"
         return OptionNode(key="root", label=label, children=children, each=True)
@@ -461,16 +460,13 @@ class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
         return state.map.powers[seat] if 0 <= seat < len(state.map.powers) else f"seat {seat}"
 
 
-class OrderNodeFactory:
-    """Option-tree nodes for a group of alternative orders."""
-
-    @staticmethod
-    def group(key: str, label: str, orders: Sequence[Order]) -> OptionNode:
-        leaves = tuple(
-            OptionNode(key=str(i), label=format_order(o), action=format_order(o))
-            for i, o in enumerate(orders)
-        )
-        return OptionNode(key=key, label=label, children=leaves)
+def _group(key: str, label: str, orders: Sequence[Order]) -> OptionNode:
+    """An option-tree node offering alternative orders (one unit's, or one build's)."""
+    leaves = tuple(
+        OptionNode(key=str(i), label=format_order(o), action=format_order(o))
+        for i, o in enumerate(orders)
+    )
+    return OptionNode(key=key, label=label, children=leaves)
 
 
 def _unit_label(order: Order) -> str:
