@@ -38,25 +38,30 @@ def free_port() -> int:
 
 @dataclass
 class Server:
-    """One `parley serve`-like process on a loopback port, with its own SQLite file."""
+    """One `parley serve` process on a loopback port, with its own SQLite file."""
 
     port: int
     database_url: str
     log_path: Path
     process: subprocess.Popen[bytes] | None = None
+    log: Any = None
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        log = self.log_path.open("ab")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PARLEY_")}
+        log = self.log = self.log_path.open("ab")
+        # Exactly what a person runs: `parley serve`, on a loopback port.
         self.process = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
-                "tests.web.serve",
+                "parley.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
                 "--port",
                 str(self.port),
                 "--database-url",
@@ -94,6 +99,10 @@ class Server:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=15)
+        finally:
+            if self.log is not None:
+                self.log.close()
+                self.log = None
 
     def api(self, method: str, path: str, token: str | None = None, **kw: Any) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}

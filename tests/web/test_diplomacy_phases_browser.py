@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from tests.web.conftest import People
+from tests.web.pages import click_province, settle
 
 from parley.games import find
 from parley.kernel import Match, Viewer
-from tests.web.conftest import People
-from tests.web.pages import click_province, settle
 
 pytestmark = pytest.mark.browser
 

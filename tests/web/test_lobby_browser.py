@@ -4,10 +4,11 @@ options, the open-games list, the host's start, and a map without drawn geometry
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from tests.web.conftest import People
+from tests.web.conftest import People, Server
 from tests.web.pages import create_game, sign_in, unique
 
 pytestmark = pytest.mark.browser
@@ -101,3 +102,47 @@ def test_create_list_join_and_start_on_a_map_without_geometry(people: People) ->
     host.click("#tab-players")
     expect(host.locator(".players-tab")).to_contain_text(guest_name)
     expect(host.locator(".players-tab")).to_contain_text("bot")
+
+    # A running public game can be watched from the list (UC 11).
+    watcher = people.page()
+    sign_in(watcher, unique("watcher"))
+    running = watcher.locator(f'#open-games .game-row[data-game-id="{game_id}"]')
+    expect(running).to_contain_text("in progress")
+    running.get_by_role("button", name="Watch").click()
+    expect(watcher.locator(".banner-info")).to_contain_text("spectator")
+    expect(watcher.locator("#map.schematic")).to_be_visible()
+
+
+def test_a_private_game_is_joined_with_its_invite_code(people: People) -> None:
+    host, guest = people.page(), people.page()
+    sign_in(host, unique("host"))
+    sign_in(guest, unique("guest"))
+    host.check("#create-private")
+    game_id = create_game(host, "sucker", unique("Secret "))
+    code = host.locator("#invite").inner_text()
+    assert code
+    guest.reload()
+    expect(guest.locator(f'#open-games [data-game-id="{game_id}"]')).to_have_count(0)
+    guest.goto(f"/#/game/{game_id}")
+    expect(guest.locator("#game-problem")).to_contain_text("private")
+    guest.fill("#problem-invite", "wrong-code")
+    guest.locator("#game-problem button[type=submit]").click()
+    expect(guest.locator("#game-problem .form-error")).to_contain_text("invite code")
+    guest.fill("#problem-invite", code)
+    guest.locator("#game-problem button[type=submit]").click()
+    expect(guest.locator("#game-lobby")).to_be_visible()
+    expect(host.locator("#lobby-players li", has_text=re.compile("guest"))).to_have_count(1)
+
+
+def test_the_request_recorder_refuses_and_reports_outside_urls(
+    browser: Any, server: Server
+) -> None:
+    crowd = People(browser, server)
+    try:
+        page = crowd.page()
+        page.goto("/")
+        page.evaluate("fetch('https://example.com/font.woff2').catch(() => null)")
+        assert crowd.outside == ["https://example.com/font.woff2"]
+        assert any(url.startswith(server.base) for url in crowd.requested)
+    finally:
+        crowd.close()

@@ -111,7 +111,7 @@ export const api = {
   me: () => call(ROUTES.me()),
   myGames: () => call(ROUTES.myGames()),
   gameTypes: () => call(ROUTES.gameTypes()),
-  openGames: () => call(ROUTES.games("status=lobby&limit=100")),
+  openGames: () => call(ROUTES.games("status=lobby&status=active&limit=100")),
   create: (req) => call(ROUTES.create(), req),
   game: (id) => call(ROUTES.game(id)),
   join: (id, role, inviteCode) => call(ROUTES.join(id), inviteCode ? { role, invite_code: inviteCode } : { role }),

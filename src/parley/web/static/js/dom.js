@@ -81,6 +81,20 @@ export function formatDuration(seconds) {
   return `${ss} s`;
 }
 
+/** A turn length: "90 s", "15 min", "1 h 30 min", "2 days". */
+export function formatPeriod(seconds) {
+  const t = Math.round(seconds);
+  if (t < 60) return `${t} s`;
+  if (t < 3600) return `${Math.round(t / 60)} min`;
+  if (t < 86400) {
+    const hh = Math.floor(t / 3600);
+    const mm = Math.round((t % 3600) / 60);
+    return mm ? `${hh} h ${mm} min` : `${hh} h`;
+  }
+  const d = t / 86400;
+  return Number.isInteger(d) ? `${d} day${d === 1 ? "" : "s"}` : `${Math.round(t / 3600)} h`;
+}
+
 export function plural(n, word, many = `${word}s`) {
   return `${n} ${n === 1 ? word : many}`;
 }

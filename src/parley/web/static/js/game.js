@@ -5,7 +5,7 @@
 import { api, ApiError, session } from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { DiplomacyBoard } from "./diplomacy/board.js";
-import { byId, dialog, fill, formatDuration, h, plural, s, toast } from "./dom.js";
+import { byId, dialog, fill, formatDuration, formatPeriod, h, plural, s, toast } from "./dom.js";
 import { GenericBoard } from "./generic.js";
 import { LiveGame } from "./live.js";
 import { gameTypes } from "./lobby.js";
@@ -29,7 +29,6 @@ export class GameView {
     this.renderer = null;
     this.tab = null;
     this.overDismissed = false;
-    this.seenDecisions = new Set();
   }
 
   // --- lifecycle ---------------------------------------------------------------------
@@ -62,7 +61,7 @@ export class GameView {
       this.setSummary(game, true);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
-        this.showProblem(`There is no game with the id “${this.gameId}”.`, "It may have been mistyped, or it is private and you have not joined it.");
+        this.showProblem(`There is no game with the id “${this.gameId}”.`, "It may have been mistyped, or it is private and you have not joined it yet.", this.inviteForm());
         return;
       }
       if (err instanceof ApiError && err.status === 401) {
@@ -113,7 +112,9 @@ export class GameView {
   setSummary(game, withYou) {
     const wasStatus = this.summary && this.summary.status;
     if (withYou) this.you = game.you || null;
-    this.summary = { ...game, you: this.you };
+    // Live summaries are the same for everyone: they carry neither `you` nor the invite code.
+    const invite = game.invite_code || (this.summary && this.summary.invite_code) || null;
+    this.summary = { ...game, you: this.you, invite_code: invite };
     if (game.deadline) this.setDeadline(game.deadline);
     else if (game.status !== "active") this.deadline = null;
     return wasStatus;
@@ -285,8 +286,34 @@ export class GameView {
 
   // --- drawing -----------------------------------------------------------------------
 
-  showProblem(title, detail) {
-    fill(this.root, h("div", { class: "center-page" }, h("div", { class: "card", id: "game-problem" }, h("h1", {}, title), h("p", {}, detail), h("a", { class: "button primary", href: "#/" }, "Back to the lobby"))));
+  showProblem(title, detail, extra = null) {
+    fill(this.root, h("div", { class: "center-page" }, h("div", { class: "card", id: "game-problem" }, h("h1", {}, title), h("p", {}, detail), extra, h("a", { class: "button", href: "#/" }, "Back to the lobby"))));
+  }
+
+  /** For a private game's link: join with its invite code. */
+  inviteForm() {
+    const code = h("input", { id: "problem-invite", placeholder: "invite code", maxlength: 64, autocomplete: "off" });
+    const message = h("p", { class: "form-error", role: "alert" });
+    return h(
+      "form",
+      {
+        class: "row",
+        onSubmit: async (event) => {
+          event.preventDefault();
+          message.textContent = "";
+          try {
+            await api.join(this.gameId, "player", code.value.trim() || undefined);
+            this.load();
+          } catch (err) {
+            message.textContent = err instanceof ApiError && err.status === 404 ? "Still no game by that id: check the id." : errorText(err);
+          }
+        },
+      },
+      h("label", { for: "problem-invite" }, "Private game? Its invite code:"),
+      code,
+      h("button", { type: "submit", class: "primary" }, "Join"),
+      message,
+    );
   }
 
   showJoin() {
@@ -549,7 +576,7 @@ export class GameView {
     fill(
       this.playersEl,
       h("table", { class: "players" }, h("thead", {}, h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Player"), h("th", {}, "Status"), h("th", {}, "Turn"), h("th"))), h("tbody", {}, rows)),
-      h("p", { class: "muted small" }, `${plural(g.spectators, "spectator")} watching · host ${g.host || "?"} · ${formatDuration(g.period_seconds)} per turn · game id `, h("code", {}, g.id)),
+      h("p", { class: "muted small" }, `${plural(g.spectators, "spectator")} watching · host ${g.host || "?"} · ${formatPeriod(g.period_seconds)} per turn · game id `, h("code", {}, g.id)),
       g.description ? h("p", { class: "small" }, g.description) : null,
     );
   }
@@ -649,7 +676,7 @@ export class GameView {
           "div",
           { class: "card game-lobby", id: "game-lobby" },
           h("h1", {}, g.name),
-          h("p", { class: "muted" }, `${g.title} · ${g.seat_count} players · ${formatDuration(g.period_seconds)} per turn · press: ${g.press}${g.private ? " · private" : ""}`),
+          h("p", { class: "muted" }, `${g.title} · ${g.seat_count} players · ${formatPeriod(g.period_seconds)} per turn · press: ${g.press}${g.private ? " · private" : ""}`),
           g.description ? h("p", { class: "description" }, g.description) : null,
           h(
             "div",

@@ -1,7 +1,7 @@
 // Signing in, the list of games, creating a game and joining one by its id.
 
 import { api, ApiError, session } from "./api.js";
-import { fill, formatDuration, h, toast } from "./dom.js";
+import { fill, formatPeriod, h, toast } from "./dom.js";
 
 const PERIODS = [
   [60, "1 minute"],
@@ -124,6 +124,25 @@ function seatsText(game) {
 function gameRow(game, { joinable }) {
   const open = h("a", { class: "button", href: `#/game/${encodeURIComponent(game.id)}` }, game.you ? "Open" : "View");
   const actions = [open];
+  if (joinable && !game.you && game.status === "active") {
+    actions.unshift(
+      h(
+        "button",
+        {
+          type: "button",
+          onClick: async () => {
+            try {
+              await api.join(game.id, "spectator");
+              location.hash = `#/game/${encodeURIComponent(game.id)}`;
+            } catch (err) {
+              toast(errorText(err), "error");
+            }
+          },
+        },
+        "Watch",
+      ),
+    );
+  }
   if (joinable && !game.you && game.status === "lobby" && game.players.length < game.seat_count) {
     actions.unshift(
       h(
@@ -157,7 +176,7 @@ function gameRow(game, { joinable }) {
         { class: "game-row-meta" },
         statusBadge(game.status),
         h("span", {}, seatsText(game)),
-        h("span", {}, `${formatDuration(game.period_seconds)} per turn`),
+        h("span", {}, `${formatPeriod(game.period_seconds)} per turn`),
         game.host ? h("span", {}, `host ${game.host}`) : null,
         game.private ? h("span", { class: "badge" }, "private") : null,
         h("code", { class: "game-id", title: "game id" }, game.id),
@@ -184,7 +203,7 @@ export class LobbyView {
           "section",
           { class: "lobby-lists" },
           h("div", { class: "card" }, h("div", { class: "card-head" }, h("h2", {}, "Your games"), h("button", { type: "button", class: "linkish", onClick: () => this.refresh() }, "Refresh")), this.mine),
-          h("div", { class: "card" }, h("h2", {}, "Open games"), this.open),
+          h("div", { class: "card" }, h("h2", {}, "Open games and games to watch"), this.open),
         ),
         h("section", { class: "lobby-side" }, this.joinCard(), this.createBox),
       ),
@@ -208,6 +227,7 @@ export class LobbyView {
         active.length || done.length ? [...active, ...done].map((g) => gameRow(g, { joinable: false })) : h("li", { class: "muted" }, "You are in no game yet. Create one, or join an open game."),
       );
       const others = open.games.filter((g) => !g.you);
+      others.sort((a, b) => (a.status === b.status ? 0 : a.status === "lobby" ? -1 : 1));
       fill(this.open, others.length ? others.map((g) => gameRow(g, { joinable: true })) : h("li", { class: "muted" }, "No open game is waiting for players right now."));
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {

@@ -36,13 +36,13 @@ export function findNode(node, key) {
   return null;
 }
 
-/** Notation compared loosely: case and runs of spaces do not matter. */
+/** Notation compared loosely: case, runs of spaces and spaces around "-" do not matter. */
 export function sameNotation(a, b) {
   return normalise(a) === normalise(b);
 }
 
 export function normalise(text) {
-  return String(text).trim().replace(/\s+/g, " ").toUpperCase();
+  return String(text).trim().replace(/\s+/g, " ").replace(/ ?- ?/g, "-").toUpperCase();
 }
 
 /** The leaf whose notation matches `text` loosely, or null. */

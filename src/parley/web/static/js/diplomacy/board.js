@@ -99,17 +99,27 @@ export class DiplomacyBoard {
     this.remember(view);
     if (state.state_id !== this.lastStateId) {
       // A new phase: forget the selection, show what just happened.
+      if (this.lastStateId !== null && (view.last || []).length) {
+        toast(`${phaseTitle(view.last[0].phase)} is resolved: its results are on the map and in Results.`);
+      }
       this.lastStateId = state.state_id;
       this.deselect(false);
       this.showResults = true;
+      this.submitError = null;
     }
     this.syncDraft();
     const mapName = view.map;
     const seen = provincesSeen(view, this.optionLeaves().map((l) => l.action));
     if (!this.geometry || this.geometryFor !== mapName || (this.geometry.schematic && [...seen].some((p) => !this.geometry.provinces[p]))) {
-      this.geometry = await loadGeometry(mapName, seen);
-      this.geometryFor = mapName;
-      this.buildSvg();
+      if (!this.loadingGeometry) {
+        this.loadingGeometry = loadGeometry(mapName, seen).then((geometry) => {
+          this.geometry = geometry;
+          this.geometryFor = mapName;
+          this.buildSvg();
+          this.loadingGeometry = null;
+        });
+      }
+      await this.loadingGeometry;
     }
     this.draw();
     this.drawOrdersTab();
@@ -303,12 +313,13 @@ export class DiplomacyBoard {
     const parts = [...this.draft.values()].map((v) => v.action);
     this.submitting = true;
     this.drawOrdersTab();
+    this.submitError = null;
     try {
       if (parts.length) await this.ctx.act({ parts });
       else await this.ctx.act({ action: "NO ORDERS" });
       toast(parts.length ? "Orders submitted. You can change them until every power has submitted." : "Submitted: your units hold.");
-    } catch {
-      // the reason was shown by the game view
+    } catch (err) {
+      this.submitError = (err && err.message) || String(err);  // shown under the orders too
     } finally {
       this.submitting = false;
       this.drawOrdersTab();
@@ -905,7 +916,7 @@ export class DiplomacyBoard {
     const focusId = active && this.orderTab.contains(active) ? active.id || (active.dataset && active.dataset.group) : null;
     this.drawOrdersTabNow();
     if (focusId) {
-      const again = document.getElementById(focusId) || this.orderTab.querySelector(`[data-group="${CSS.escape(focusId)}"]`);
+      const again = document.getElementById(focusId) || this.orderTab.querySelector(`select[data-group="${CSS.escape(focusId)}"]`);
       if (again) again.focus();
     }
   }
@@ -986,6 +997,7 @@ export class DiplomacyBoard {
       h("ul", { class: "order-list", id: "order-list" }, rows),
       h("div", { class: "row typed" }, typed, h("button", { type: "button", id: "order-add", onClick: addTyped }, "Add")),
       status,
+      this.submitError ? h("p", { class: "form-error", id: "order-error", role: "alert" }, this.submitError) : null,
       h(
         "div",
         { class: "row" },

@@ -10,11 +10,17 @@ const cache = new Map();
 /** The geometry of `mapName`, or a schematic built from what the observation names. */
 export async function loadGeometry(mapName, seen) {
   if (!cache.has(mapName)) {
-    const drawn = await api.staticJson(`/static/maps/${encodeURIComponent(mapName)}.json`);
-    const info = drawn ? null : await api.mapInfo(mapName);
-    cache.set(mapName, { drawn, info });
+    // The promise is cached, so boards asking at the same moment share one fetch.
+    cache.set(
+      mapName,
+      (async () => {
+        const drawn = await api.staticJson(`/static/maps/${encodeURIComponent(mapName)}.json`);
+        const info = drawn ? null : await api.mapInfo(mapName);
+        return { drawn, info };
+      })(),
+    );
   }
-  const { drawn, info } = cache.get(mapName);
+  const { drawn, info } = await cache.get(mapName);
   if (drawn && drawn.provinces) return { ...drawn, schematic: false };
   return schematic(info, seen);
 }
