@@ -19,6 +19,7 @@ def test_nothing_accepted_is_lost_after_kill_9(database_url: str, tmp_path: Path
         gid, _seats = start_game(amy, [bob], "sealed-bids", options={"rounds": 20})
         accepted: dict[int, str] = {}  # seq → what the server said it recorded
         crashed = threading.Event()
+        failures: list[BaseException] = []
 
         def play() -> None:
             # Alternate bids and press as fast as the server takes them, until it dies.
@@ -32,10 +33,10 @@ def test_nothing_accepted_is_lost_after_kill_9(database_url: str, tmp_path: Path
                     else:
                         out = who.post(f"/api/games/{gid}/actions", {"action": f"bid {n % 6}"})
                         accepted[out["entry"]["seq"]] = out["entry"]["notation"]
-                except (httpx.HTTPError, AssertionError):
-                    if crashed.is_set():
-                        return
-                    raise
+                except (httpx.HTTPError, AssertionError) as err:
+                    if not crashed.is_set():
+                        failures.append(err)
+                    return
                 n += 1
 
         player = threading.Thread(target=play)
@@ -45,6 +46,7 @@ def test_nothing_accepted_is_lost_after_kill_9(database_url: str, tmp_path: Path
         crashed.set()
         server.kill()  # mid-stream: requests may be in flight
         player.join(timeout=10)
+        assert not failures, failures
         assert len(accepted) >= 25
 
         server = ServerProcess(args, tmp_path / "server.log").start()

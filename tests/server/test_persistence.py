@@ -129,8 +129,9 @@ def test_a_stale_process_reloads_before_it_writes(database_url: str) -> None:
             _play(two, gid, amy, "bid 3", state_id=0)
         out = _play(two, gid, amy, "bid 3", state_id=1)
         assert out.entry["seq"] == 2
-        seq_one = one.tables.view(gid, lambda live: live.row.seq)
-        assert seq_one == 3
+        # Process one learns of two's write from the bus (here: by hand) and reads it.
+        one.tables.mark_stale(gid, version=None)
+        assert one.tables.view(gid, lambda live: live.row.seq) == 3
     finally:
         one.tables.db.dispose()
         two.tables.db.dispose()
@@ -205,3 +206,26 @@ def test_entries_are_append_only_rows_with_actor_and_state(database_url: str) ->
             )
     finally:
         svc.tables.db.dispose()
+
+
+def test_processes_starting_together_migrate_once(database_url: str) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from parley.server.db.engine import make_engine;"
+        "from parley.server.db.migrate import upgrade, current_revision;"
+        "e = make_engine(sys.argv[1]); upgrade(e); print(current_revision(e))"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, database_url],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    results = [p.communicate(timeout=60) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], [err[-500:] for _, err in results]
+    assert [out.strip() for out, _ in results] == ["0001"] * 3

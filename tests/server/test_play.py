@@ -163,3 +163,23 @@ def test_records_per_viewer_and_the_archive_after_the_end(live: LiveServer, user
     assert archive["format"] == "parley.record" and "seed" in archive
     assert [e["notation"] for e in archive["entries"]] == ["bid 3", "bid 1"]
     assert archive["outcome"]["winners"] == [0] or archive["outcome"]["winners"] == [1]
+
+
+def test_earlier_points_as_each_viewer_saw_them(live: LiveServer, users: Users) -> None:
+    amy, bob = users("amy"), users("bob")
+    gid, seats = start_game(amy, [bob], "sealed-bids", options={"rounds": 3})
+    amy.post(f"/api/games/{gid}/actions", {"action": "bid 4"})
+    bob.post(f"/api/games/{gid}/actions", {"action": "bid 1"})
+    amy.post(f"/api/games/{gid}/actions", {"action": "bid 2"})
+    steps = bob.get(f"/api/games/{gid}/steps")["steps"]
+    assert steps == [{"state_id": 0, "seq": 0}, {"state_id": 1, "seq": 2}]
+    then = bob.get(f"/api/games/{gid}/state", params={"at": 1})
+    assert then["at"] == 1 and then["seq"] == 1 and then["state_id"] == 0
+    assert then["can_act"] is False and then["options"] is None and then["deadline"] is None
+    assert then["observation"]["view"]["submitted"] == [seats["amy"]]
+    assert "my_bid" not in then["observation"]["view"]  # bob had not bid yet
+    mine = amy.get(f"/api/games/{gid}/state", params={"at": 1})["observation"]["view"]
+    assert mine["my_bid"] == f"sealed:0:{seats['amy']}:4"  # amy's own sealed bid, as then
+    now = bob.get(f"/api/games/{gid}/state", params={"at": 99})
+    assert now["at"] is None and now["seq"] == 3  # past the end: the present
+    assert "my_bid" not in str(bob.get(f"/api/games/{gid}/state", params={"at": 3}))

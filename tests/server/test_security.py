@@ -47,6 +47,7 @@ def test_no_viewer_receives_what_is_hidden_from_it(live: LiveServer, name: str) 
     checked = {v: 0 for v in viewers}  # WebSocket messages already checked, per viewer
     whispers: dict[str, frozenset[int]] = {}  # private press text → who may read it
     rng = random.Random(name)
+    secrets_checked = game_secrets = 0
     try:
         for step in range(STEPS):
             if seats >= 2:
@@ -61,6 +62,7 @@ def test_no_viewer_receives_what_is_hidden_from_it(live: LiveServer, name: str) 
             secrets = _server_side(
                 live, gid, lambda m: {s: set(rules.secrets(m.state, s)) for s in range(m.seats)}
             )
+            game_secrets += sum(len(texts) for texts in secrets.values())
             seq, over = _server_side(live, gid, lambda m: (m.seq, m.is_over))
             for viewer, client in viewers.items():
                 hidden = {
@@ -80,12 +82,16 @@ def test_no_viewer_receives_what_is_hidden_from_it(live: LiveServer, name: str) 
                 ws.wait_for(lambda m, s=seq: m["type"] == "state" and m["seq"] == s)
                 seen += json.dumps(ws.messages[checked[viewer] :])
                 checked[viewer] = len(ws.messages)
+                secrets_checked += len(hidden)
                 leaks = sorted(t for t in hidden if t in seen)
                 assert not leaks, f"{name} step {step}: {viewer.to_json()} received {leaks}"
                 mine = [t for t, readers in whispers.items() if viewer.seat in readers]
                 assert all(t in seen or _in_history(client, gid, t) for t in mine)
             if over:
                 break
+        assert secrets_checked > 0, "the test never had anything hidden to look for"
+        if rules.spec.hidden_information:  # the game's own secrets were put to the test
+            assert game_secrets > 0, f"{name}: no secret arose in {STEPS} steps"
     finally:
         for ws in sockets.values():
             ws.close()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import gc
 import logging
 import os
 import secrets
@@ -11,10 +14,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import Engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import parley
@@ -26,7 +31,7 @@ from .api import play as play_api
 from .api import users as users_api
 from .auth import Accounts
 from .bus import Bus, LocalBus, RedisBus
-from .db.engine import make_engine
+from .db.engine import checkpoint, is_sqlite, make_engine
 from .db.migrate import upgrade
 from .deadlines import Scheduler
 from .errors import ServerError, status_and_body
@@ -35,6 +40,7 @@ from .live import Notice, Tables
 from .lobby import Lobby
 from .play import Play
 from .ratelimit import Limiter, MemoryLimiter, RedisLimiter
+from .runner import Runner
 from .seats import Automation, BotPool
 from .security import BodyLimit
 from .services import Services
@@ -55,7 +61,13 @@ _STATUS_CODES = {
 
 def build_services(settings: Settings) -> Services:
     """Connect to the database (migrating it), and wire one process's parts."""
-    engine = make_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    engine = make_engine(
+        settings.database_url,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        background_checkpoints=True,
+    )
+    inline = settings.inline_store
+    runner = Runner(is_sqlite(settings.database_url) if inline is None else inline)
     if settings.migrate:
         upgrade(engine)
     db = Store(engine)
@@ -71,6 +83,7 @@ def build_services(settings: Settings) -> Services:
         snapshot_every=settings.snapshot_every,
         capacity=settings.cache_games,
         notify=bus.publish,
+        freshness_seconds=settings.cache_freshness_seconds,
     )
     tables.automation = Automation(BotPool(), settings.automation_batch)
     limiter: Limiter = MemoryLimiter()
@@ -85,12 +98,13 @@ def build_services(settings: Settings) -> Services:
         tables=tables,
         lobby=Lobby(tables, settings.clock, settings.limits),
         play=Play(tables, settings.clock, settings.limits),
-        hub=Hub(tables, settings.clock),
+        hub=Hub(tables, settings.clock, runner),
         bus=bus,
         scheduler=Scheduler(
             tables, db, settings.clock, process_id, settings.deadline_lease_seconds
         ),
         limiter=limiter,
+        run=runner,
     )
 
 
@@ -107,9 +121,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await services.bus.start(deliver)
         if settings.scheduler_poll_seconds:
             services.scheduler.start(settings.scheduler_poll_seconds)
+        upkeep = asyncio.create_task(_checkpoints(services.tables.db.engine))
         try:
             yield
         finally:
+            upkeep.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await upkeep
             await services.scheduler.stop()
             await services.hub.close()
             await services.bus.stop()
@@ -131,10 +149,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+async def _checkpoints(engine: Engine, every_seconds: float = 2.0) -> None:
+    """Keep the SQLite WAL short, off the request path (see `make_engine`)."""
+    if engine.dialect.name != "sqlite":
+        return
+    while True:
+        await asyncio.sleep(every_seconds)
+        try:
+            await anyio.to_thread.run_sync(checkpoint, engine)
+        except Exception:
+            log.exception("checkpointing the SQLite WAL failed")
+
+
 def create_app_from_env() -> FastAPI:
     """The factory `parley serve` hands to uvicorn (settings from PARLEY_* variables)."""
     logging.basicConfig(level=logging.INFO)
-    return create_app(Settings.from_env())
+    app = create_app(Settings.from_env())
+    tune_gc()
+    return app
+
+
+def tune_gc() -> None:
+    """Keep full garbage-collection passes, which pause every request, rare.
+
+    A server holds many long-lived objects (games, connections) and makes many short-lived
+    ones per request; with the default thresholds full passes over the former came every
+    few seconds under load and paused the process for 100+ ms. Reference counting still
+    frees almost everything at once; the collector only has cycles left to find.
+    """
+    gc.freeze()  # what exists after start-up (modules, the app) is never scanned again
+    gc.set_threshold(50_000, 20, 20)
 
 
 def _error_response(status: int, body: dict[str, Any]) -> JSONResponse:

@@ -1,10 +1,11 @@
 """Live updates: each game with watchers here has a feed that renders and pushes changes.
 
-A notice wakes the game's feed; the feed renders, in a worker thread under the game's
-lock, what changed for each distinct viewer (new history entries, entries revealed by the
-step that just resolved, the viewer's observation, the game summary, the timer) and queues
-it on each connection. Every viewer's messages come from the kernel's redaction, computed
-once per viewer and shared by that viewer's connections.
+A notice wakes the game's feed; the feed renders, under the game's lock (through the
+store runner: inline with SQLite, in a worker thread with PostgreSQL), what changed for
+each distinct viewer (new history entries, entries revealed by the step that just
+resolved, the viewer's observation, the game summary, the timer) and queues it on each
+connection. Every viewer's messages come from the kernel's redaction, computed once per
+viewer and shared by that viewer's connections.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-import anyio.to_thread
 from starlette.websockets import WebSocket
 
 from parley.kernel import JSON, Match, Viewer
@@ -24,11 +24,13 @@ from parley.kernel import JSON, Match, Viewer
 from .clock import Clock
 from .errors import ServerError
 from .live import LiveGame, Notice, Tables
-from .views import deadline_out, game_out, state_out, viewer_of
+from .runner import Runner
+from .views import deadline_dict, game_out, state_dict, viewer_of
 from .vocab import GameStatus, UserRecord
 
 log = logging.getLogger(__name__)
 PROTOCOL = 1
+_STATE = '{"type":"state"'
 
 
 def _dumps(obj: Any) -> str:
@@ -43,17 +45,17 @@ class Conn:
     user: UserRecord
     sent_seq: int
     with_options: bool
-    queue: asyncio.Queue[str | None]
+    queue: asyncio.Queue[list[str] | None]  # batches of messages; None: hang up
     viewer: Viewer | None = None
     synced: bool = False
     closing: bool = False
 
-    def push(self, message: str) -> bool:
-        """Queue a message; False (and the connection is to be dropped) when it is full."""
+    def push(self, *messages: str) -> bool:
+        """Queue messages; False (and the connection is to be dropped) when it is full."""
         if self.closing:
             return False
         try:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait(list(messages))
             return True
         except asyncio.QueueFull:
             self.closing = True
@@ -97,9 +99,12 @@ class _Result:
 
 
 class Hub:
-    def __init__(self, tables: Tables, clock: Clock, resync_seconds: float = 5.0) -> None:
+    def __init__(
+        self, tables: Tables, clock: Clock, run: Runner, resync_seconds: float = 5.0
+    ) -> None:
         self.tables = tables
         self.clock = clock
+        self.run = run
         self.resync_seconds = resync_seconds
         self.feeds: dict[str, Feed] = {}
         self.sent = 0
@@ -144,11 +149,12 @@ class Hub:
     async def _run(self, feed: Feed) -> None:
         while feed.conns:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(feed.wake.wait(), timeout=self.resync_seconds)
+                async with asyncio.timeout(self.resync_seconds):
+                    await feed.wake.wait()
             feed.wake.clear()
             plans = [_Plan(c, c.viewer, c.sent_seq, c.synced) for c in feed.conns]
             try:
-                results = await anyio.to_thread.run_sync(self._render_locked, feed, plans)
+                results = await self.run(self._render_locked, feed, plans)
             except ServerError as err:  # the game is gone
                 results = [_Result(p.conn, [], None, p.sent_seq, err) for p in plans]
             except Exception:
@@ -162,11 +168,12 @@ class Hub:
                     conn.hang_up()
                     continue
                 conn.viewer, conn.sent_seq, conn.synced = result.viewer, result.sent_seq, True
-                for message in result.messages:
-                    if not conn.push(message):
-                        conn.hang_up()  # too slow: it reconnects with `since` and catches up
-                        break
-                    self.sent += 1
+                if not result.messages:
+                    continue
+                if not conn.push(*result.messages):
+                    conn.hang_up()  # too slow: it reconnects with `since` and catches up
+                    continue
+                self.sent += len(result.messages)
 
     def _render_locked(self, feed: Feed, plans: list[_Plan]) -> list[_Result]:
         return self.tables.view(feed.game_id, lambda live: self._render(feed, plans, live))
@@ -182,6 +189,7 @@ class Hub:
         timer_key = (deadline.state_id, deadline.due_at) if deadline is not None else None
         timer_changed = timer_key != feed.timer_key
         built: dict[str, str] = {}
+        timer = deadline_dict(live, now)
 
         def game_json() -> str:
             if "game" not in built:
@@ -191,10 +199,7 @@ class Hub:
 
         def timer_json() -> str:
             if "timer" not in built:
-                out = deadline_out(live, now)
-                built["timer"] = _dumps(
-                    {"type": "timer", "deadline": out.model_dump(mode="json") if out else None}
-                )
+                built["timer"] = _dumps({"type": "timer", "deadline": timer})
             return built["timer"]
 
         match = live.match
@@ -224,13 +229,11 @@ class Hub:
                         "viewer": viewer.to_json(),
                     }
                     messages += [_dumps(hello), game_json(), timer_json()]
-                else:
-                    if game_changed:
-                        messages.append(game_json())
-                    if timer_changed:
-                        messages.append(timer_json())
+                elif game_changed:
+                    messages.append(game_json())
+                record: list[str] = []
                 if match is not None:
-                    messages += self._record_messages(
+                    record = self._record_messages(
                         live,
                         match,
                         viewer,
@@ -240,7 +243,12 @@ class Hub:
                         epoch_changed,
                         plan.conn.with_options,
                         now,
+                        timer,
                     )
+                # A state message carries the deadline: a separate timer is then redundant.
+                if synced and timer_changed and not any(m.startswith(_STATE) for m in record):
+                    messages.append(timer_json())
+                messages += record
                 cache[key] = messages
             results.append(
                 _Result(plan.conn, messages, viewer, match.seq if match is not None else 0)
@@ -263,6 +271,7 @@ class Hub:
         epoch_changed: bool,
         with_options: bool,
         now: float,
+        deadline: dict[str, Any] | None,
     ) -> list[str]:
         out: list[str] = []
         entries = match.history(viewer, since=sent_seq) if sent_seq < match.seq else []
@@ -279,8 +288,10 @@ class Hub:
                 message["revealed"] = revealed
             out.append(_dumps(message))
         if not synced or epoch_changed or any(e["type"] != "press" for e in entries):
-            state = state_out(live, viewer, now, with_options=with_options, with_text=False)
-            out.append(_dumps({"type": "state", **state.model_dump(mode="json")}))
+            state = state_dict(
+                live, viewer, now, with_options=with_options, with_text=False, deadline=deadline
+            )
+            out.append(_dumps({"type": "state", **state}))
         return out
 
 

@@ -87,10 +87,8 @@ class Txn:
     now: float
     actor: str
     start_seq: int = 0
-    start_state_id: int | None = None
     changes: dict[str, Any] = field(default_factory=dict)
     events: list[tuple[EventKind, dict[str, Any]]] = field(default_factory=list)
-    members_changed: bool = False
     restart_clock: bool = False  # give the current step a fresh deadline
     automation_pending: bool = False  # bots still have work: wake the scheduler now
     rewrite_deadline: bool = False  # write the deadline row again (ends a claim on it)
@@ -180,17 +178,14 @@ class Txn:
             return found
         updated = replace(member, **changes)
         self.live.members = [updated if m.id == member.id else m for m in self.live.members]
-        self.members_changed = True
         return updated
 
     def remove_member(self, member: MemberRecord) -> None:
         store.delete_member(self.session, member.id)
         self.live.members = [m for m in self.live.members if m.id != member.id]
-        self.members_changed = True
 
     def _reload_members(self) -> None:
         self.live.members = store.members(self.session, self.row.id)
-        self.members_changed = True
 
     # --- writing --------------------------------------------------------------------
 
@@ -316,16 +311,23 @@ class Tables:
             live.match = self._load_match(s, live)
         return live
 
-    def _load_match(self, s: Session, live: LiveGame) -> Match[Any, Any]:
+    def _load_match(self, s: Session, live: LiveGame, upto: int | None = None) -> Match[Any, Any]:
+        """The match after the first `upto` entries (all of them by default)."""
         row, rules = live.row, live.rules
+        end = row.seq if upto is None else min(upto, row.seq)
         match: Match[Any, Any] | None = None
-        snap = store.latest_snapshot(s, row.id, snapshot_format(rules))
-        if snap is not None and snap[0] <= row.seq:
+        snap = store.latest_snapshot(s, row.id, snapshot_format(rules), at_most=end)
+        if snap is not None:
             match = load_snapshot(snap[1], rules, snap[0])
         if match is None:
             match = new_match(rules, row.players, row.options, row.seed)
-        catch_up(match, store.entries(s, row.id, since=match.seq, until=row.seq))
+        catch_up(match, store.entries(s, row.id, since=match.seq, until=end))
         return match
+
+    def past(self, live: LiveGame, upto: int) -> Match[Any, Any]:
+        """A separate match as the game stood after its first `upto` entries."""
+        with self.db.read() as s:
+            return self._load_match(s, live, upto)
 
     def _fresh(self, game_id: str) -> LiveGame:
         """The game at the store's current version (caller holds the game's lock).
@@ -460,7 +462,6 @@ class Tables:
                     now=self.clock.now(),
                     actor=actor,
                     start_seq=seq_before,
-                    start_state_id=match_before.state_id if match_before is not None else None,
                 )
                 result = fn(txn)
                 if self.automation is not None and live.match is not None:

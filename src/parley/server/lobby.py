@@ -259,7 +259,9 @@ class Lobby:
             txn.live.match = new_match(txn.live.rules, names, row.options, row.seed)
             txn.set_game(status=GameStatus.ACTIVE, players=names, started_at=txn.now)
             txn.restart_clock = True
-            txn.event(EventKind.STARTED, seats=names, seed=row.seed)
+            # The seed stays in the game's row (and the archive after the end): shown now,
+            # it would let anyone rerun the game's hidden chance.
+            txn.event(EventKind.STARTED, seats=names)
 
         return self._change(user, game_id, fn)
 

@@ -17,6 +17,7 @@ from parley.kernel import (
     Viewer,
 )
 
+from . import store
 from .clock import Clock
 from .errors import BadRequest, Conflict, Forbidden, WrongStatus
 from .live import LiveGame, Tables, Txn
@@ -30,11 +31,13 @@ from .schemas import (
     PressIn,
     RecordOut,
     StateOut,
+    StepOut,
+    StepsOut,
 )
 from .settings import Limits
 from .text import clean_text
-from .views import record_for, state_out, viewer_of
-from .vocab import Controller, GameStatus, MemberRecord, UserRecord
+from .views import past_state_out, record_for, state_out, viewer_of
+from .vocab import Controller, GameStatus, MemberRecord, Role, UserRecord
 
 log = logging.getLogger(__name__)
 MAX_ACTION_CHARS = 10_000
@@ -48,7 +51,7 @@ def seat_member(live: LiveGame, user: UserRecord) -> MemberRecord:
     if member.seat is None:
         raise Forbidden(
             "spectators cannot act"
-            if member.role.value == "spectator"
+            if member.role is Role.SPECTATOR
             else "the game has not started: seats are drawn at the start"
         )
     return member
@@ -139,18 +142,33 @@ class Play:
     # --- reading --------------------------------------------------------------------
 
     def state(
-        self, user: UserRecord, game_id: str, *, with_options: bool, with_text: bool
+        self,
+        user: UserRecord,
+        game_id: str,
+        *,
+        with_options: bool,
+        with_text: bool,
+        at: int | None = None,
     ) -> StateOut:
         def render(live: LiveGame) -> StateOut:
+            viewer = viewer_of(live, user)
+            if at is not None and live.match is not None and at < live.match.seq:
+                # An earlier point, seen as this viewer saw it then.
+                return past_state_out(live, self.tables.past(live, at), viewer, with_text)
             return state_out(
-                live,
-                viewer_of(live, user),
-                self.clock.now(),
-                with_options=with_options,
-                with_text=with_text,
+                live, viewer, self.clock.now(), with_options=with_options, with_text=with_text
             )
 
         return self.tables.view(game_id, render)
+
+    def steps(self, user: UserRecord, game_id: str) -> StepsOut:
+        def check(live: LiveGame) -> None:
+            viewer_of(live, user)
+
+        self.tables.view(game_id, check)
+        with self.tables.db.read() as s:
+            found = store.steps(s, game_id)
+        return StepsOut(game_id=game_id, steps=[StepOut(state_id=i, seq=q) for i, q in found])
 
     def options(self, user: UserRecord, game_id: str) -> OptionsOut:
         def render(live: LiveGame) -> OptionsOut:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -9,6 +10,8 @@ from collections import OrderedDict
 from typing import Protocol
 
 from .errors import RateLimited
+
+log = logging.getLogger(__name__)
 
 
 class Limiter(Protocol):
@@ -65,7 +68,11 @@ class RedisLimiter:
         self._prefix = prefix
 
     async def hit(self, key: str, rate: float, burst: float) -> None:
-        result = await self._script(keys=[self._prefix + key], args=[rate, burst, time.time()])
+        try:
+            result = await self._script(keys=[self._prefix + key], args=[rate, burst, time.time()])
+        except Exception as err:  # Redis away: serve the request rather than fail it
+            log.warning("rate limiting skipped, Redis failed: %s", err)
+            return
         if isinstance(result, int) and result == -1:
             return
         raise _limited(rate, float(result))

@@ -231,6 +231,19 @@ class StateOut(BaseModel):
     )
     deadline: DeadlineOut | None
     text: str | None = Field(default=None, description="a plain-text rendering, on request")
+    at: int | None = Field(
+        default=None, description="set when this is an earlier point of the game (`?at=`)"
+    )
+
+
+class StepOut(BaseModel):
+    state_id: int
+    seq: int = Field(description="the first entry recorded at this state")
+
+
+class StepsOut(BaseModel):
+    game_id: str
+    steps: list[StepOut]
 
 
 class OptionsOut(BaseModel):

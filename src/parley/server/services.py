@@ -12,6 +12,7 @@ from .live import Tables
 from .lobby import Lobby
 from .play import Play
 from .ratelimit import Limiter
+from .runner import Runner
 from .settings import Settings
 
 
@@ -27,3 +28,4 @@ class Services:
     bus: Bus
     scheduler: Scheduler
     limiter: Limiter
+    run: Runner  # `await svc.run(fn, *args)`: store-bound work, inline or in a thread

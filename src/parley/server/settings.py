@@ -54,14 +54,16 @@ class Settings:
     deadline_lease_seconds: float = 30.0
     snapshot_every: int = 64  # entries between snapshots of a running game
     cache_games: int = 2000  # games kept in memory per process
+    cache_freshness_seconds: float = 1.0  # reads trust the cache this long without a notice
     automation_batch: int = 200  # bot/disorder actions in one go before yielding
     sqlite_synchronous: str = "NORMAL"  # WAL + NORMAL survives a process crash; FULL a power cut
     static_dir: Path | None = None  # the web client; None: the packaged one if present
     migrate: bool = True
+    inline_store: bool | None = None  # run store work in the event loop; None: for SQLite
 
     @staticmethod
-    def from_env(**overrides: object) -> Settings:
-        """Settings from PARLEY_* variables, then explicit overrides."""
+    def from_env() -> Settings:
+        """Settings from PARLEY_* variables (see docs/server.md), defaults for the rest."""
         env = os.environ
         values: dict[str, object] = {}
         if url := env.get(ENV_PREFIX + "DATABASE_URL"):
@@ -84,5 +86,4 @@ class Settings:
                 limits, signup_rate_per_second=per_second, signup_burst=max(per_second * 3, 1)
             )
         values["limits"] = limits
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return Settings(**values)  # type: ignore[arg-type]
+        return Settings(**values)  # type: ignore[arg-type]  # the keys are fields above

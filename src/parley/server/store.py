@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, and_, delete, func, insert, or_, select, update
+from sqlalchemy import Engine, Table, and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -60,6 +60,10 @@ class Store:
         """A transaction that commits when the block ends and rolls back on any error."""
         with self._writer() as session, session.begin():
             yield session
+
+    def ping(self) -> None:
+        with self.read() as s:
+            s.connection().exec_driver_sql("SELECT 1")
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -188,8 +192,16 @@ def game(s: Session, game_id: str) -> GameRecord | None:
     return None if row is None else _game(row)
 
 
+# The hot path (every action) speaks Core SQL on the session's connection: the ORM's
+# per-statement machinery would cost more than the statements themselves.
+GAMES = cast(Table, Game.__table__)
+ENTRIES = cast(Table, Entry.__table__)
+DEADLINES = cast(Table, Deadline.__table__)
+
+
 def game_version(s: Session, game_id: str) -> int | None:
-    return s.scalar(select(Game.version).where(Game.id == game_id))
+    version = s.connection().execute(select(GAMES.c.version).where(GAMES.c.id == game_id)).scalar()
+    return None if version is None else int(version)
 
 
 def bump_game(s: Session, game_id: str, expected_version: int, **changes: Any) -> None:
@@ -200,13 +212,12 @@ def bump_game(s: Session, game_id: str, expected_version: int, **changes: Any) -
     values = {k: (v.value if isinstance(v, GameStatus) else v) for k, v in changes.items()}
     if "players" in values:
         values["players"] = list(values["players"])
-    result = s.execute(
-        update(Game)
-        .where(Game.id == game_id, Game.version == expected_version)
+    result = s.connection().execute(
+        update(GAMES)
+        .where(GAMES.c.id == game_id, GAMES.c.version == expected_version)
         .values(version=expected_version + 1, **values)
-        .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    if result.rowcount != 1:
         raise StaleWrite(game_id)
 
 
@@ -335,10 +346,6 @@ def delete_member(s: Session, member_id: int) -> None:
     s.execute(delete(Member).where(Member.id == member_id))
 
 
-def user_game_ids(s: Session, user_id: int) -> list[str]:
-    return list(s.scalars(select(Member.game_id).where(Member.user_id == user_id)))
-
-
 # --- the record -----------------------------------------------------------------------
 
 
@@ -357,7 +364,7 @@ def insert_entries(s: Session, game_id: str, rows: Iterable[EntryRow]) -> None:
         for r in rows
     ]
     if values:
-        s.execute(insert(Entry), values)
+        s.connection().execute(insert(ENTRIES), values)
 
 
 def entries(s: Session, game_id: str, since: int = 0, until: int | None = None) -> list[EntryRow]:
@@ -373,14 +380,28 @@ def insert_snapshot(s: Session, game_id: str, seq: int, fmt: str, data: bytes, n
     s.add(Snapshot(game_id=game_id, seq=seq, format=fmt, data=data, created_at=now))
 
 
-def latest_snapshot(s: Session, game_id: str, fmt: str) -> tuple[int, bytes] | None:
-    row = s.execute(
-        select(Snapshot.seq, Snapshot.data)
-        .where(Snapshot.game_id == game_id, Snapshot.format == fmt)
-        .order_by(Snapshot.seq.desc())
-        .limit(1)
-    ).first()
+def latest_snapshot(
+    s: Session, game_id: str, fmt: str, at_most: int | None = None
+) -> tuple[int, bytes] | None:
+    """The newest snapshot in format `fmt` (taken after at most `at_most` entries)."""
+    query = select(Snapshot.seq, Snapshot.data).where(
+        Snapshot.game_id == game_id, Snapshot.format == fmt
+    )
+    if at_most is not None:
+        query = query.where(Snapshot.seq <= at_most)
+    row = s.execute(query.order_by(Snapshot.seq.desc()).limit(1)).first()
     return None if row is None else (int(row[0]), bytes(row[1]))
+
+
+def steps(s: Session, game_id: str) -> list[tuple[int, int]]:
+    """(state id, first seq recorded at it) for every step of the game's record."""
+    rows = s.connection().execute(
+        select(ENTRIES.c.state_id, func.min(ENTRIES.c.seq))
+        .where(ENTRIES.c.game_id == game_id)
+        .group_by(ENTRIES.c.state_id)
+        .order_by(func.min(ENTRIES.c.seq))
+    )
+    return [(int(state_id), int(seq)) for state_id, seq in rows]
 
 
 # --- deadlines ------------------------------------------------------------------------
@@ -408,15 +429,10 @@ def set_deadline(
         "claimed_by": None,
         "claim_until": None,
     }
-    result = s.execute(
-        update(Deadline)
-        .where(Deadline.game_id == game_id)
-        .values(**values)
-        .execution_options(synchronize_session=False)
-    )
-    if result.rowcount == 0:  # type: ignore[attr-defined]
-        s.add(Deadline(game_id=game_id, **values))
-        s.flush()
+    conn = s.connection()
+    result = conn.execute(update(DEADLINES).where(DEADLINES.c.game_id == game_id).values(**values))
+    if result.rowcount == 0:
+        conn.execute(insert(DEADLINES).values(game_id=game_id, **values))
     return DeadlineRecord(game_id, state_id, due_at, wake_at, None, None)
 
 

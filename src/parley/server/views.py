@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from parley.kernel import SPECTATOR, Viewer
+from parley.kernel import SPECTATOR, Match, Viewer
 
 from .errors import Forbidden, WrongStatus
 from .live import LiveGame
@@ -35,16 +35,22 @@ def viewer_of(live: LiveGame, user: UserRecord | None) -> Viewer:
     return SPECTATOR
 
 
-def deadline_out(live: LiveGame, now: float) -> DeadlineOut | None:
+def deadline_dict(live: LiveGame, now: float) -> dict[str, Any] | None:
+    """The current deadline as `DeadlineOut` shapes it (a plain dict: it goes out often)."""
     dl = live.deadline
     if dl is None or live.row.status is not GameStatus.ACTIVE:
         return None
-    return DeadlineOut(
-        state_id=dl.state_id,
-        at=dl.due_at,
-        at_iso=datetime.fromtimestamp(dl.due_at, UTC).isoformat().replace("+00:00", "Z"),
-        remaining_seconds=max(0.0, dl.due_at - now),
-    )
+    return {
+        "state_id": dl.state_id,
+        "at": dl.due_at,
+        "at_iso": datetime.fromtimestamp(dl.due_at, UTC).isoformat().replace("+00:00", "Z"),
+        "remaining_seconds": max(0.0, dl.due_at - now),
+    }
+
+
+def deadline_out(live: LiveGame, now: float) -> DeadlineOut | None:
+    found = deadline_dict(live, now)
+    return None if found is None else DeadlineOut(**found)
 
 
 def _seat_out(live: LiveGame, names: list[str], seat: int) -> SeatOut:
@@ -124,9 +130,19 @@ def game_out(live: LiveGame, now: float, user: UserRecord | None = None) -> Game
     )
 
 
-def state_out(
-    live: LiveGame, viewer: Viewer, now: float, *, with_options: bool, with_text: bool
-) -> StateOut:
+def state_dict(
+    live: LiveGame,
+    viewer: Viewer,
+    now: float,
+    *,
+    with_options: bool,
+    with_text: bool,
+    deadline: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The viewer's state, shaped as `StateOut` (built directly: it is on the hot path).
+
+    `deadline` is `deadline_dict(live, now)`, passed in as it is the same for every viewer.
+    """
     match = live.match
     if match is None:
         raise WrongStatus("the game has not started yet")
@@ -137,18 +153,56 @@ def state_out(
     options: dict[str, Any] | None = None
     if with_options and can_act and seat is not None:
         options = live.rules.options_tree(match.state, seat).to_json()
+    return {
+        "game_id": live.row.id,
+        "status": live.row.status.value,
+        "viewer": {"role": "spectator" if seat is None else "player", "seat": seat},
+        "state_id": match.state_id,
+        "seq": match.seq,
+        "observation": observation,
+        "can_act": can_act,
+        "owes": seat is not None and seat in turn.owing,
+        "options": options,
+        "deadline": deadline,
+        "text": live.rules.render(observation["view"]) if with_text else None,
+    }
+
+
+def state_out(
+    live: LiveGame, viewer: Viewer, now: float, *, with_options: bool, with_text: bool
+) -> StateOut:
+    return StateOut.model_validate(
+        state_dict(
+            live,
+            viewer,
+            now,
+            with_options=with_options,
+            with_text=with_text,
+            deadline=deadline_dict(live, now),
+        )
+    )
+
+
+def past_state_out(
+    live: LiveGame, past: Match[Any, Any], viewer: Viewer, with_text: bool
+) -> StateOut:
+    """The viewer's observation at an earlier point: nothing to act on, no clock."""
+    observation = past.observe(viewer)
     return StateOut(
         game_id=live.row.id,
         status=live.row.status,
-        viewer=ViewerOut(role=Role.SPECTATOR if seat is None else Role.PLAYER, seat=seat),
-        state_id=match.state_id,
-        seq=match.seq,
+        viewer=ViewerOut(
+            role=Role.SPECTATOR if viewer.seat is None else Role.PLAYER, seat=viewer.seat
+        ),
+        state_id=past.state_id,
+        seq=past.seq,
         observation=observation,
-        can_act=can_act,
-        owes=seat is not None and seat in turn.owing,
-        options=options,
-        deadline=deadline_out(live, now),
+        can_act=False,
+        owes=False,
+        options=None,
+        deadline=None,
         text=live.rules.render(observation["view"]) if with_text else None,
+        at=past.seq,
     )
 
 

@@ -12,7 +12,6 @@ import contextlib
 import json
 from typing import Any
 
-import anyio.to_thread
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from starlette.websockets import WebSocketState
@@ -32,7 +31,7 @@ CLOSE_GRACE_SECONDS = 2.0
 
 async def _refuse(ws: WebSocket, err: ServerError | ParleyError) -> None:
     status, body = status_and_body(err)
-    await ws.send_text(json.dumps({"type": "error", **body}))
+    await ws.send_text(_compact({"type": "error", **body}))
     await ws.close(code=4000 + status, reason=body["error"])
 
 
@@ -45,10 +44,8 @@ async def game_socket(
     try:
         if not 0 <= since <= 10**9:
             raise BadRequest("since is a sequence number, 0 or more")
-        user = await anyio.to_thread.run_sync(services.accounts.user_for, token)
-        await anyio.to_thread.run_sync(
-            services.tables.view, game_id, lambda live: viewer_of(live, user)
-        )
+        user = await services.run(services.accounts.user_for, token)
+        await services.run(services.tables.view, game_id, lambda live: viewer_of(live, user))
     except (ServerError, ParleyError) as err:
         await _refuse(ws, err)
         return
@@ -84,10 +81,11 @@ async def game_socket(
 async def _write(conn: Conn) -> None:
     try:
         while True:
-            message = await conn.queue.get()
-            if message is None:
+            batch = await conn.queue.get()
+            if batch is None:
                 break
-            await conn.ws.send_text(message)
+            for message in batch:
+                await conn.ws.send_text(message)
             if conn.closing and conn.queue.empty():
                 break
     except (WebSocketDisconnect, RuntimeError, OSError):
@@ -114,13 +112,13 @@ async def _handle(services: Services, user: UserRecord, game_id: str, text: str)
         limits = services.settings.limits
         await services.limiter.hit(f"user:{user.id}", limits.rate_per_second, limits.rate_burst)
         result = await _command(services, user, game_id, kind, message)
-        return json.dumps({"type": "ack", "id": request_id, "result": result})
+        return _compact({"type": "ack", "id": request_id, "result": result})
     except (ServerError, ParleyError) as err:
         _, body = status_and_body(err)
-        return json.dumps({"type": "error", "id": request_id, **body})
+        return _compact({"type": "error", "id": request_id, **body})
     except ValidationError as err:
         body = {"error": "invalid_request", "message": _first_problem(err)}
-        return json.dumps({"type": "error", "id": request_id, **body})
+        return _compact({"type": "error", "id": request_id, **body})
 
 
 async def _command(
@@ -130,18 +128,22 @@ async def _command(
         return "pong"
     if kind == "act":
         req = ActionIn.model_validate(body)
-        out = await anyio.to_thread.run_sync(services.play.act, user, game_id, req)
+        out = await services.run(services.play.act, user, game_id, req)
         return out.model_dump(mode="json")
     if kind == "say":
         press = PressIn.model_validate(body)
-        return await anyio.to_thread.run_sync(services.play.press, user, game_id, press)
+        return await services.run(services.play.press, user, game_id, press)
     if kind == "draw":
         accept = body.get("accept", True)
         if not isinstance(accept, bool):
             raise BadRequest("accept is true or false")
-        draw = await anyio.to_thread.run_sync(services.play.draw, user, game_id, accept)
+        draw = await services.run(services.play.draw, user, game_id, accept)
         return draw.model_dump(mode="json")
     raise BadRequest(f"unknown message type {kind!r}; use act, say, draw or ping")
+
+
+def _compact(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
 
 
 def _first_problem(err: ValidationError) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Depends, Path, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..schemas import ErrorOut
@@ -15,7 +14,7 @@ from ..vocab import UserRecord
 bearer = HTTPBearer(auto_error=False, description="the token from sign-up or log-in")
 
 
-def services(request: Request) -> Services:
+async def services(request: Request) -> Services:
     svc: Services = request.app.state.services
     return svc
 
@@ -31,7 +30,7 @@ async def current_user(
     user = svc.accounts.cached_user(token)
     if user is not None:
         return user
-    return await run_in_threadpool(svc.accounts.user_for, token)
+    return await svc.run(svc.accounts.user_for, token)
 
 
 async def limited_user(

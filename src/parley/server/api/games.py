@@ -24,7 +24,7 @@ router = APIRouter(prefix="/api/games", tags=["lobby"])
 
 
 @router.get("", response_model=GameListOut, responses=errors(401))
-def list_games(
+async def list_games(
     svc: ServicesDep,
     user: User,
     status_: Annotated[list[GameStatus] | None, Query(alias="status", max_length=4)] = None,
@@ -34,7 +34,7 @@ def list_games(
 ) -> GameListOut:
     """Public games (and yours), newest first; filter by status."""
     statuses = status_ or [GameStatus.LOBBY, GameStatus.ACTIVE]
-    return GameListOut(games=svc.lobby.find(user, statuses, mine, limit, offset))
+    return GameListOut(games=await svc.run(svc.lobby.find, user, statuses, mine, limit, offset))
 
 
 @router.post(
@@ -43,18 +43,18 @@ def list_games(
     response_model=GameOut,
     responses=errors(400, 401, 409, 413, 429),
 )
-def create_game(req: CreateGame, svc: ServicesDep, user: LimitedUser) -> GameOut:
+async def create_game(req: CreateGame, svc: ServicesDep, user: LimitedUser) -> GameOut:
     """Create a game (UC 06–09): you are its host and first member; the id is in the answer."""
-    return svc.lobby.create(user, req)
+    return await svc.run(svc.lobby.create, user, req)
 
 
 @router.get("/{game_id}", response_model=GameOut, responses=errors(401, 404))
-def get_game(game_id: GameId, svc: ServicesDep, user: User) -> GameOut:
-    return svc.lobby.get(user, game_id)
+async def get_game(game_id: GameId, svc: ServicesDep, user: User) -> GameOut:
+    return await svc.run(svc.lobby.get, user, game_id)
 
 
 @router.post("/{game_id}/join", response_model=GameOut, responses=errors(401, 403, 404, 409, 429))
-def join_game(
+async def join_game(
     game_id: GameId, svc: ServicesDep, user: LimitedUser, req: JoinGame | None = None
 ) -> GameOut:
     """Join as a player (UC 10) or a spectator (UC 11); private games need the invite code.
@@ -62,40 +62,40 @@ def join_game(
     A running game takes a new player into a seat whose player left.
     """
     req = req or JoinGame()
-    return svc.lobby.join(user, game_id, req.role, req.invite_code)
+    return await svc.run(svc.lobby.join, user, game_id, req.role, req.invite_code)
 
 
 @router.post("/{game_id}/leave", response_model=GameOut, responses=errors(401, 404, 409, 429))
-def leave_game(game_id: GameId, svc: ServicesDep, user: LimitedUser) -> GameOut:
+async def leave_game(game_id: GameId, svc: ServicesDep, user: LimitedUser) -> GameOut:
     """Leave (UC 60A): a running seat goes into civil disorder. The host leaving closes it."""
-    return svc.lobby.leave(user, game_id)
+    return await svc.run(svc.lobby.leave, user, game_id)
 
 
 @router.post("/{game_id}/bots", response_model=GameOut, responses=errors(400, 401, 403, 404, 409))
-def add_bots(game_id: GameId, req: AddBots, svc: ServicesDep, user: LimitedUser) -> GameOut:
+async def add_bots(game_id: GameId, req: AddBots, svc: ServicesDep, user: LimitedUser) -> GameOut:
     """The host seats bots in the lobby."""
-    return svc.lobby.add_bots(user, game_id, req.bot, req.count)
+    return await svc.run(svc.lobby.add_bots, user, game_id, req.bot, req.count)
 
 
 @router.post("/{game_id}/start", response_model=GameOut, responses=errors(400, 401, 403, 404, 409))
-def start_game(
+async def start_game(
     game_id: GameId, svc: ServicesDep, user: LimitedUser, req: StartGame | None = None
 ) -> GameOut:
     """The host starts the game (UC 13); seats are drawn at random from the game's seed (UC 15)."""
     req = req or StartGame()
-    return svc.lobby.start(user, game_id, req.fill_with)
+    return await svc.run(svc.lobby.start, user, game_id, req.fill_with)
 
 
 @router.post("/{game_id}/close", response_model=GameOut, responses=errors(401, 403, 404, 409))
-def close_game(game_id: GameId, svc: ServicesDep, user: LimitedUser) -> GameOut:
+async def close_game(game_id: GameId, svc: ServicesDep, user: LimitedUser) -> GameOut:
     """The host ends the game for everyone (UC 60B); its record is kept."""
-    return svc.lobby.close(user, game_id)
+    return await svc.run(svc.lobby.close, user, game_id)
 
 
 @router.post("/{game_id}/back", response_model=GameOut, responses=errors(401, 403, 404, 409))
-def im_back(game_id: GameId, svc: ServicesDep, user: LimitedUser) -> GameOut:
+async def im_back(game_id: GameId, svc: ServicesDep, user: LimitedUser) -> GameOut:
     """Take your seat back from civil disorder or a bot."""
-    return svc.lobby.back(user, game_id)
+    return await svc.run(svc.lobby.back, user, game_id)
 
 
 @router.post(
@@ -103,7 +103,7 @@ def im_back(game_id: GameId, svc: ServicesDep, user: LimitedUser) -> GameOut:
     response_model=GameOut,
     responses=errors(400, 401, 403, 404, 409),
 )
-def seat_to_bot(
+async def seat_to_bot(
     game_id: GameId,
     seat: Annotated[int, Path(ge=0, le=1000)],
     svc: ServicesDep,
@@ -112,10 +112,11 @@ def seat_to_bot(
 ) -> GameOut:
     """The host hands a seat in civil disorder (or whose player left) to a bot."""
     req = req or TakeoverIn()
-    return svc.lobby.takeover(user, game_id, seat, req.bot)
+    return await svc.run(svc.lobby.takeover, user, game_id, seat, req.bot)
 
 
 @router.get("/{game_id}/events", response_model=EventsOut, responses=errors(401, 404))
-def game_events(game_id: GameId, svc: ServicesDep, user: User) -> EventsOut:
+async def game_events(game_id: GameId, svc: ServicesDep, user: User) -> EventsOut:
     """Server events beside the record: joins, starts, deadlines fired, seat changes."""
-    return EventsOut(events=[EventOut.model_validate(e) for e in svc.lobby.events(user, game_id)])
+    events = await svc.run(svc.lobby.events, user, game_id)
+    return EventsOut(events=[EventOut.model_validate(e) for e in events])

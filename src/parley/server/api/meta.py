@@ -17,10 +17,9 @@ router = APIRouter(prefix="/api", tags=["meta"])
 
 
 @router.get("/health", response_model=HealthOut)
-def health(svc: ServicesDep) -> HealthOut:
+async def health(svc: ServicesDep) -> HealthOut:
     """Liveness and this process's counters."""
-    with svc.tables.db.read() as s:
-        s.connection().exec_driver_sql("SELECT 1")
+    await svc.run(svc.tables.db.ping)
     return HealthOut(
         status="ok",
         version=parley.__version__,
@@ -36,7 +35,7 @@ def health(svc: ServicesDep) -> HealthOut:
 
 
 @router.get("/game-types", response_model=CatalogOut)
-def game_types() -> CatalogOut:
+async def game_types() -> CatalogOut:
     """Every game this server runs, with its seats and options, and the bots it offers."""
     return CatalogOut(
         games=[GameTypeOut.model_validate(r.spec.to_json()) for r in games.all_rules()],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
@@ -17,6 +18,7 @@ from ..schemas import (
     PressOut,
     RecordOut,
     StateOut,
+    StepsOut,
 )
 from .deps import GameId, LimitedUser, ServicesDep, User, errors
 
@@ -24,21 +26,33 @@ router = APIRouter(prefix="/api/games", tags=["play"])
 
 
 @router.get("/{game_id}/state", response_model=StateOut, responses=errors(401, 403, 404, 409))
-def get_state(
+async def get_state(
     game_id: GameId,
     svc: ServicesDep,
     user: User,
     options: bool = True,
     text: bool = False,
+    at: Annotated[int | None, Query(ge=0, le=10**9)] = None,
 ) -> StateOut:
-    """Your observation (your seat's, or a spectator's), your options when you may act."""
-    return svc.play.state(user, game_id, with_options=options, with_text=text)
+    """Your observation (your seat's, or a spectator's), your options when you may act.
+
+    With `at`, the observation after the first `at` entries of the record, as you could
+    see it then (see `/steps` for where each step of the game begins).
+    """
+    state = partial(svc.play.state, with_options=options, with_text=text, at=at)
+    return await svc.run(state, user, game_id)
+
+
+@router.get("/{game_id}/steps", response_model=StepsOut, responses=errors(401, 403, 404))
+async def get_steps(game_id: GameId, svc: ServicesDep, user: User) -> StepsOut:
+    """Where each step (phase, turn) of the record begins: its state id and first seq."""
+    return await svc.run(svc.play.steps, user, game_id)
 
 
 @router.get("/{game_id}/options", response_model=OptionsOut, responses=errors(401, 403, 404, 409))
-def get_options(game_id: GameId, svc: ServicesDep, user: User) -> OptionsOut:
+async def get_options(game_id: GameId, svc: ServicesDep, user: User) -> OptionsOut:
     """The legal-options tree of your seat (leaves are actions in notation)."""
-    return svc.play.options(user, game_id)
+    return await svc.run(svc.play.options, user, game_id)
 
 
 @router.post(
@@ -46,13 +60,15 @@ def get_options(game_id: GameId, svc: ServicesDep, user: User) -> OptionsOut:
     response_model=ActionOut,
     responses=errors(400, 401, 403, 404, 409, 413, 429),
 )
-def submit_action(game_id: GameId, req: ActionIn, svc: ServicesDep, user: LimitedUser) -> ActionOut:
+async def submit_action(
+    game_id: GameId, req: ActionIn, svc: ServicesDep, user: LimitedUser
+) -> ActionOut:
     """Act for your seat: notation text, the action's JSON form, or the parts of a composite."""
-    return svc.play.act(user, game_id, req)
+    return await svc.run(svc.play.act, user, game_id, req)
 
 
 @router.get("/{game_id}/history", response_model=HistoryOut, responses=errors(401, 403, 404))
-def get_history(
+async def get_history(
     game_id: GameId,
     svc: ServicesDep,
     user: User,
@@ -60,7 +76,7 @@ def get_history(
     limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
 ) -> HistoryOut:
     """The record from `since` on, as you may see it (others' hidden actions stay hidden)."""
-    return svc.play.history(user, game_id, since, limit)
+    return await svc.run(svc.play.history, user, game_id, since, limit)
 
 
 @router.post(
@@ -68,23 +84,25 @@ def get_history(
     response_model=PressOut,
     responses=errors(400, 401, 403, 404, 409, 413, 429),
 )
-def send_press(game_id: GameId, req: PressIn, svc: ServicesDep, user: LimitedUser) -> PressOut:
+async def send_press(
+    game_id: GameId, req: PressIn, svc: ServicesDep, user: LimitedUser
+) -> PressOut:
     """Send a message: public (no `to`), one-to-one or to a group (`to`: seats, `channel`)."""
-    return PressOut(entry=svc.play.press(user, game_id, req))
+    return PressOut(entry=await svc.run(svc.play.press, user, game_id, req))
 
 
 @router.post("/{game_id}/draw", response_model=DrawOut, responses=errors(401, 403, 404, 409))
-def vote_draw(game_id: GameId, req: DrawIn, svc: ServicesDep, user: LimitedUser) -> DrawOut:
+async def vote_draw(game_id: GameId, req: DrawIn, svc: ServicesDep, user: LimitedUser) -> DrawOut:
     """Propose or accept a draw (UC 58/61), or reject one; votes stay secret until decided."""
-    return svc.play.draw(user, game_id, req.accept)
+    return await svc.run(svc.play.draw, user, game_id, req.accept)
 
 
 @router.get("/{game_id}/record", response_model=RecordOut, responses=errors(401, 403, 404, 409))
-def get_record(
+async def get_record(
     game_id: GameId,
     svc: ServicesDep,
     user: User,
     view: Literal["me", "archive"] = "me",
 ) -> RecordOut:
     """The game record as you may see it; `view=archive` (everything) once the game is over."""
-    return svc.play.record(user, game_id, archive=view == "archive")
+    return await svc.run(svc.play.record, user, game_id, view == "archive")

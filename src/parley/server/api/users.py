@@ -25,9 +25,9 @@ def _user_out(user: UserRecord) -> UserOut:
     responses=errors(400, 409, 413, 429),
     dependencies=[Depends(limited_address)],
 )
-def sign_up(req: SignUp, svc: ServicesDep) -> SessionOut:
+async def sign_up(req: SignUp, svc: ServicesDep) -> SessionOut:
     """Take a unique username (case-insensitive), optionally with a password; get a token."""
-    user, token = svc.accounts.register(req.username, req.password)
+    user, token = await svc.run.thread(svc.accounts.register, req.username, req.password)
     return SessionOut(user=_user_out(user), token=token)
 
 
@@ -37,31 +37,31 @@ def sign_up(req: SignUp, svc: ServicesDep) -> SessionOut:
     responses=errors(401, 413, 429),
     dependencies=[Depends(limited_address)],
 )
-def log_in(req: LogIn, svc: ServicesDep) -> SessionOut:
+async def log_in(req: LogIn, svc: ServicesDep) -> SessionOut:
     """A new token for an account that has a password."""
-    user, token = svc.accounts.login(req.username, req.password)
+    user, token = await svc.run.thread(svc.accounts.login, req.username, req.password)
     return SessionOut(user=_user_out(user), token=token)
 
 
 @router.delete("/sessions/current", response_model=OkOut, responses=errors(401))
-def log_out(
+async def log_out(
     svc: ServicesDep,
     user: User,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> OkOut:
     """Revoke the token this request carries."""
     assert credentials is not None  # `user` was found from it
-    svc.accounts.logout(credentials.credentials)
+    await svc.run(svc.accounts.logout, credentials.credentials)
     return OkOut()
 
 
 @router.get("/me", response_model=UserOut, responses=errors(401))
-def me(user: User) -> UserOut:
+async def me(user: User) -> UserOut:
     return _user_out(user)
 
 
 @router.get("/me/games", response_model=GameListOut, responses=errors(401))
-def my_games(svc: ServicesDep, user: User) -> GameListOut:
+async def my_games(svc: ServicesDep, user: User) -> GameListOut:
     """The games you host, play or watch, newest first."""
-    games = svc.lobby.find(user, list(GameStatus), mine=True, limit=500, offset=0)
+    games = await svc.run(svc.lobby.find, user, list(GameStatus), True, 500, 0)
     return GameListOut(games=games)

@@ -23,7 +23,15 @@ def is_sqlite(url: str) -> bool:
     return make_url(normalize_url(url)).get_backend_name() == "sqlite"
 
 
-def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
+def make_engine(
+    url: str, *, sqlite_synchronous: str = "NORMAL", background_checkpoints: bool = False
+) -> Engine:
+    """An engine for `url`.
+
+    `background_checkpoints` (SQLite): commits never copy the WAL back into the database
+    file themselves (that copy and its fsync took up to seconds, inside a request); the
+    caller runs `checkpoint()` from a background thread instead.
+    """
     url = normalize_url(url)
     if not is_sqlite(url):
         return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
@@ -46,6 +54,8 @@ def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
         cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
+        if background_checkpoints and not memory:
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -56,3 +66,11 @@ def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def checkpoint(engine: Engine) -> None:
+    """Copy committed WAL pages into a SQLite database file, without blocking writers."""
+    if engine.dialect.name != "sqlite":
+        return
+    with engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")

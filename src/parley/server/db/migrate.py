@@ -8,6 +8,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine
 
+from .engine import WRITE_OPTION
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 _PG_LOCK_KEY = 0x5041524C4559  # "PARLEY": one migrator at a time across processes
 
@@ -19,9 +21,13 @@ def alembic_config() -> Config:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Run every pending migration in one transaction (PostgreSQL: under an advisory lock)."""
+    """Run every pending migration in one transaction, one migrating process at a time.
+
+    PostgreSQL: under an advisory lock. SQLite: the transaction starts with BEGIN
+    IMMEDIATE, so a second process waits for the first and then finds nothing to do.
+    """
     config = alembic_config()
-    with engine.begin() as conn:
+    with engine.execution_options(**{WRITE_OPTION: True}).begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_LOCK_KEY})")
         config.attributes["connection"] = conn
