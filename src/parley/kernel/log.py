@@ -385,36 +385,38 @@ def replay(
         raise RecordError(f"the record lacks {missing}") from None
     for i, raw in enumerate(record.get("entries", [])):
         try:
-            _replay_entry(match, raw)
+            apply_entry(match, raw)
+        except RecordError:
+            raise
         except ParleyError as err:
             raise RecordError(f"entry {i} does not replay: {err.message}") from err
-        except (KeyError, TypeError, ValueError) as err:
-            raise RecordError(f"entry {i} is malformed: {err!r}") from err
         if on_step is not None:
             on_step(match, match.entries[-1])
     return match
 
 
-def _replay_entry(match: Match[S, A], raw: Mapping[str, Any]) -> None:
-    kind = raw["type"]
-    if kind == "action":
-        seat = int(raw["seat"])
-        action = match.rules.action_from_json(raw["action"], match.state, seat)
-        match.act(seat, action, auto=bool(raw.get("auto", False)))
-    elif kind == "press":
-        to = raw.get("to")
-        match.say(
-            raw.get("seat"),
-            str(raw["text"]),
-            None if to is None else list(to),
-            str(raw.get("channel", "")),
-        )
-    elif kind == "vote":
-        match.vote_draw(int(raw["seat"]), bool(raw["accept"]))
-    elif kind == "draw":
-        pass  # derived from the votes before it
-    else:
-        raise RecordError(f"unknown entry type {kind!r}")
+def apply_entry(match: Match[S, A], raw: Mapping[str, Any]) -> None:
+    """Apply one entry of a JSON record to `match` (replay does this for every entry)."""
+    try:
+        kind = raw["type"]
+        if kind == "action":
+            seat = int(raw["seat"])
+            action = match.rules.action_from_json(raw["action"], match.state, seat)
+            match.act(seat, action, auto=bool(raw.get("auto", False)))
+        elif kind == "press":
+            to = raw.get("to")
+            match.say(
+                raw.get("seat"),
+                str(raw["text"]),
+                None if to is None else [int(t) for t in to],
+                str(raw.get("channel", "")),
+            )
+        elif kind == "vote":
+            match.vote_draw(int(raw["seat"]), bool(raw["accept"]))
+        elif kind != "draw":  # a draw decision is derived from the votes before it
+            raise RecordError(f"unknown entry type {kind!r}")
+    except (KeyError, TypeError, ValueError) as err:
+        raise RecordError(f"entry {raw.get('seq', match.seq)} is malformed: {err!r}") from err
 
 
 def check_record(record: Mapping[str, Any]) -> None:
@@ -445,5 +447,5 @@ def states(rules: Rules[S, A], record: Mapping[str, Any]) -> Iterator[Match[S, A
     match = replay(rules, base)
     yield match.copy()
     for raw in entries:
-        _replay_entry(match, raw)
+        apply_entry(match, raw)
         yield match.copy()

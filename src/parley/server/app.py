@@ -165,6 +165,11 @@ def create_app_from_env() -> FastAPI:
     """The factory `parley serve` hands to uvicorn (settings from PARLEY_* variables)."""
     logging.basicConfig(level=logging.INFO)
     app = create_app(Settings.from_env())
+    # The served app also carries the agent gateway; it builds on the server (not the other
+    # way round), so it is composed here rather than inside `create_app`.
+    from parley.agents.gateway import install
+
+    install(app)
     tune_gc()
     return app
 

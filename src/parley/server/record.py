@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import parley
-from parley.kernel import Match, RecordError, Rng, Rules
+from parley.kernel import Match, RecordError, Rng, Rules, apply_entry
 
 from .store import EntryRow
 
@@ -37,30 +37,6 @@ def load_snapshot(data: bytes, rules: Rules[Any, Any], seq: int) -> Match[Any, A
         return None
     match.rules = rules  # share the registered instance, as a fresh match would
     return match
-
-
-def apply_entry(match: Match[Any, Any], raw: Mapping[str, Any]) -> None:
-    """Re-apply one archive entry to `match` (the kernel's replay, one entry at a time)."""
-    kind = raw.get("type")
-    try:
-        if kind == "action":
-            seat = int(raw["seat"])
-            action = match.rules.action_from_json(raw["action"], match.state, seat)
-            match.act(seat, action, auto=bool(raw.get("auto", False)))
-        elif kind == "press":
-            to = raw.get("to")
-            match.say(
-                raw.get("seat"),
-                str(raw["text"]),
-                None if to is None else [int(t) for t in to],
-                str(raw.get("channel", "")),
-            )
-        elif kind == "vote":
-            match.vote_draw(int(raw["seat"]), bool(raw["accept"]))
-        elif kind != "draw":  # a draw decision is derived from the votes before it
-            raise RecordError(f"unknown entry type {kind!r}")
-    except (KeyError, TypeError, ValueError) as err:
-        raise RecordError(f"entry {raw.get('seq')} is malformed: {err!r}") from err
 
 
 def catch_up(match: Match[Any, Any], rows: Iterable[EntryRow]) -> None:

@@ -132,7 +132,7 @@ async def agent_socket(ws: WebSocket, game_id: str, token: str | None = None) ->
         await ws.close(code=4000 + code)
         return
     # The hub wakes this queue whenever the game changes; its messages are not forwarded.
-    changes: asyncio.Queue[str | None] = asyncio.Queue(maxsize=64)
+    changes: asyncio.Queue[list[str] | None] = asyncio.Queue(maxsize=64)
     watcher = Conn(ws=ws, user=user, sent_seq=0, with_options=False, queue=changes)
     services.hub.attach(game_id, watcher)
     offered: set[str] = set()
