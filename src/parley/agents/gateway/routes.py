@@ -41,6 +41,7 @@ from .schemas import (
     ResearchOut,
 )
 from .service import Gateway, GatewayConfig
+from .sqlstore import SqlStore
 from .store import GatewayStore
 
 router = APIRouter(prefix="/api/agents", tags=["agents"])
@@ -218,8 +219,13 @@ def install(
     With `tick_seconds`, decisions whose budget ran out are expired that often while the
     app serves (they are expired on every gateway call anyway); None leaves it to the
     caller (tests move a manual clock and call `expire_due`).
+
+    Without a `store`, the gateway keeps its records in the server's database
+    (`SqlStore`), so they outlive the process and every server process sees them.
     """
     services: Services = app.state.services
+    if store is None:
+        store = SqlStore(services.tables.db.engine)
     found = Gateway(services, config, store)
     app.state.gateway = found
     app.include_router(router)

@@ -1,7 +1,8 @@
 """What the gateway remembers: agents, open decisions, and private reasoning.
 
-`MemoryStore` keeps it in this process. A server that runs several processes, or must
-keep reasoning across a restart, gives the gateway a store backed by its database.
+`MemoryStore` keeps it in this process (tests, a gateway without a database);
+`SqlStore` (`sqlstore.py`), what `install` uses, keeps it in the server's database so it
+survives restarts and is shared by every server process.
 """
 
 from __future__ import annotations

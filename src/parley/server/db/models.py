@@ -151,3 +151,52 @@ class Event(Base):
     kind: Mapped[str] = mapped_column(String(32))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Double)
+
+
+# --- the agent gateway (`parley.agents.gateway`) ------------------------------------------
+
+
+class Agent(Base):
+    """An external agent's profile: a user that plays through the gateway."""
+
+    __tablename__ = "agent_profiles"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    name: Mapped[str] = mapped_column(String(64))
+    description: Mapped[str] = mapped_column(Text)
+    budget_seconds: Mapped[float] = mapped_column(Double)
+
+
+class AgentDecision(Base):
+    """One decision offered to one seat at one state, and what became of it."""
+
+    __tablename__ = "agent_decisions"
+    __table_args__ = (Index("ix_agent_decisions_status", "status"),)
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    state_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    opened_at: Mapped[float] = mapped_column(Double)
+    deadline: Mapped[float] = mapped_column(Double)
+    attempts: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    played: Mapped[str | None] = mapped_column(Text)
+
+
+class AgentNote(Base):
+    """Private reasoning an agent sent with an answer; numbered to keep the order it came in."""
+
+    __tablename__ = "agent_notes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    state_id: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    at: Mapped[float] = mapped_column(Double)
+    text: Mapped[str] = mapped_column(Text)
