@@ -31,9 +31,10 @@ export const ROUTES = {
   press: (id) => ["POST", `/api/games/${enc(id)}/press`],
   draw: (id) => ["POST", `/api/games/${enc(id)}/draw`],
   record: (id) => ["GET", `/api/games/${enc(id)}/record`],
-  // The observation as it was after the first `seq` entries (history stepping). Not served
-  // yet: the client keeps what it saw in this session until it is.
-  stateAt: null,
+  // The viewer's observation as it was after the first `seq` entries (earlier phases).
+  stateAt: (id, seq) => ["GET", `/api/games/${enc(id)}/state?at=${enc(seq)}`],
+  // Where each step (phase) of the game begins: [{state_id, seq}].
+  steps: (id) => ["GET", `/api/games/${enc(id)}/steps`],
   // Province names and kinds of a Diplomacy map (for maps without drawn geometry). Not
   // served yet: the client then draws a schematic from the provinces it has seen.
   mapInfo: null,
@@ -127,6 +128,7 @@ export const api = {
   press: (id, req) => call(ROUTES.press(id), req),
   draw: (id, accept) => call(ROUTES.draw(id), { accept }),
   stateAt: (id, seq) => (ROUTES.stateAt ? call(ROUTES.stateAt(id, seq)) : Promise.resolve(null)),
+  steps: (id) => (ROUTES.steps ? call(ROUTES.steps(id)) : Promise.resolve(null)),
   mapInfo: (name) => (ROUTES.mapInfo ? call(ROUTES.mapInfo(name)).catch(() => null) : Promise.resolve(null)),
   /** A static file of the client (e.g. map geometry); null when it is not there. */
   staticJson: async (path) => {

@@ -4,6 +4,7 @@
 //
 // Nothing here decides what is legal: a click can only pick a leaf the server offered.
 
+import { api } from "../api.js";
 import { fill, h, s, titleCase, toast } from "../dom.js";
 import { groups, leaves, normalise } from "../options.js";
 import { loadGeometry, provincesSeen } from "./geometry.js";
@@ -41,11 +42,17 @@ export class DiplomacyBoard {
     this.selected = null;
     this.mode = "move";
     this.clicks = [];
-    this.viewing = null;  // a phase code when looking at history, else null (now)
+    this.viewing = null;  // {stateId, phase} of the earlier step looked at, else null (now)
     this.showResults = true;
     this.lastStateId = null;
     this.submittedText = null;
     this.history = this.loadHistory();
+    // Earlier steps as the server keeps them: where each begins, and the observations
+    // fetched at those points (by seq), so anyone can step back through the whole game.
+    this.steps = null;
+    this.stepsFor = null;
+    this.past = new Map();  // seq -> pending or settled fetch of the view there
+    this.pastViews = new Map();  // seq -> the observation's view, once fetched
     this.zoom = null;
     this.orderTab = h("div", { class: "orders-tab", id: "orders-panel" });
     this.resultsTab = h("div", { class: "results-tab", id: "results-panel" });
@@ -89,6 +96,7 @@ export class DiplomacyBoard {
   }
 
   unmount() {
+    this.unmounted = true;
     document.removeEventListener("keydown", this.keyHandler);
   }
 
@@ -96,7 +104,8 @@ export class DiplomacyBoard {
     const state = this.ctx.state;
     if (!state) return;
     const view = state.observation.view;
-    this.remember(view);
+    this.remember(view, state.state_id);
+    this.loadSteps();
     if (state.state_id !== this.lastStateId) {
       // A new phase: forget the selection, show what just happened.
       if (this.lastStateId !== null && (view.last || []).length) {
@@ -132,10 +141,11 @@ export class DiplomacyBoard {
     return this.ctx.state.observation.view;
   }
 
-  /** The position drawn: now, or a remembered earlier phase. */
+  /** The position drawn: now, or the earlier phase looked at (once it is known). */
   position() {
     if (!this.ctx.state) return null;
-    if (this.viewing && this.history.positions[this.viewing]) return this.history.positions[this.viewing];
+    const past = this.shownPast();
+    if (past && past.position) return past.position;
     return this.obsView().position;
   }
 
@@ -180,23 +190,35 @@ export class DiplomacyBoard {
     return this.powerNames().indexOf(name);
   }
 
-  // --- remembering earlier phases (the client keeps what it has seen) ----------------
+  // --- earlier phases: remembered as seen, and fetched from the server ---------------
 
   loadHistory() {
     try {
       const raw = JSON.parse(localStorage.getItem(this.ctx.storageKey("phases")) || "null");
-      if (raw && raw.positions && raw.results) return raw;
+      if (raw && raw.positions && raw.results) return { phaseOf: {}, ...raw };
     } catch {
       // a damaged entry is simply started afresh
     }
-    return { positions: {}, results: {} };
+    return { positions: {}, results: {}, phaseOf: {} };
   }
 
-  remember(view) {
+  saveHistory() {
+    try {
+      localStorage.setItem(this.ctx.storageKey("phases"), JSON.stringify(this.history));
+    } catch {
+      // storage full: what is not kept is fetched again from the server
+    }
+  }
+
+  remember(view, stateId) {
     let changed = false;
     const pos = view.position;
     if (pos && !this.history.positions[pos.phase]) {
       this.history.positions[pos.phase] = pos;
+      changed = true;
+    }
+    if (pos && stateId !== undefined && stateId !== null && this.history.phaseOf[stateId] !== pos.phase) {
+      this.history.phaseOf[stateId] = pos.phase;
       changed = true;
     }
     for (const phase of view.last || []) {
@@ -205,21 +227,166 @@ export class DiplomacyBoard {
         changed = true;
       }
     }
-    if (changed) {
-      try {
-        localStorage.setItem(this.ctx.storageKey("phases"), JSON.stringify(this.history));
-      } catch {
-        // storage full: history stepping then covers this session only
+    if (changed) this.saveHistory();
+  }
+
+  /** Where each step begins, asked again whenever the game moves on. */
+  loadSteps() {
+    const stateId = this.ctx.state.state_id;
+    if (this.stepsFor === stateId) return;
+    this.stepsFor = stateId;
+    api
+      .steps(this.ctx.gameId)
+      .then((out) => {
+        if (this.unmounted || !out || !Array.isArray(out.steps)) return;
+        this.steps = [...out.steps].sort((a, b) => a.seq - b.seq);
+        this.redrawHistory();
+        this.prefetchLabels();
+      })
+      .catch(() => {
+        // not served or not reachable now: the phases seen in this browser are listed
+      });
+  }
+
+  /** The viewer's observation (its view) after the first `seq` entries; cached. */
+  viewAt(seq) {
+    if (this.pastViews.has(seq)) return Promise.resolve(this.pastViews.get(seq));
+    if (!this.past.has(seq)) {
+      const fetching = api
+        .stateAt(this.ctx.gameId, seq)
+        .then((out) => {
+          const view = out && out.observation ? out.observation.view : null;
+          if (view && view.position) this.pastViews.set(seq, view);
+          else this.past.delete(seq);
+          return view;
+        })
+        .catch(() => {
+          this.past.delete(seq);  // asked again when next needed
+          this.failed = seq;
+          return null;
+        });
+      this.past.set(seq, fetching);
+    }
+    return this.past.get(seq);
+  }
+
+  /** Label the steps not seen here with their phase names, one request at a time. */
+  async prefetchLabels() {
+    if (this.prefetching) return;
+    this.prefetching = true;
+    try {
+      for (const step of this.steps || []) {
+        if (this.unmounted) break;
+        if (this.stepPhase(step)) continue;
+        const view = await this.viewAt(step.seq);
+        if (view && !this.unmounted) {
+          this.history.phaseOf[step.state_id] = view.position.phase;
+          this.saveHistory();
+          this.redrawHistory();
+        }
       }
+    } finally {
+      this.prefetching = false;
     }
   }
 
-  phaseList() {
+  stepPhase(step) {
+    const known = this.history.phaseOf[step.state_id];
+    if (known) return known;
+    const view = this.pastViews.get(step.seq);
+    return view ? view.position.phase : null;
+  }
+
+  /**
+   * Every step that can be shown, oldest first, the current one last. From the server's
+   * steps when it serves them, else the phases this browser has seen.
+   */
+  timeline() {
     const view = this.obsView();
+    const now = this.ctx.state.state_id;
+    const current = { stateId: now, seq: null, phase: view.position.phase, now: true };
+    if (this.steps && this.steps.length) {
+      const items = this.steps.filter((st) => st.state_id < now).map((st) => ({ stateId: st.state_id, seq: st.seq, phase: this.stepPhase(st), now: false }));
+      return [...items, current];
+    }
     const list = [...(view.phases || [])];
-    const now = view.position.phase;
-    if (!list.includes(now)) list.push(now);
-    return list;
+    if (!list.includes(view.position.phase)) list.push(view.position.phase);
+    return list.map((p) => (p === view.position.phase ? current : { stateId: null, seq: null, phase: p, now: false }));
+  }
+
+  itemValue(item) {
+    return item.phase || `step-${item.stateId}`;
+  }
+
+  itemLabel(item, index) {
+    const title = item.phase ? phaseTitle(item.phase) : `Step ${index + 1} (loading…)`;
+    return item.now ? `${title} (now)` : title;
+  }
+
+  sameItem(a, b) {
+    if (a.stateId !== null && a.stateId !== undefined && b.stateId !== null && b.stateId !== undefined) return a.stateId === b.stateId;
+    return Boolean(a.phase) && a.phase === b.phase;
+  }
+
+  /** The earlier step looked at, with its place in the timeline; null when showing now. */
+  viewedItem() {
+    if (!this.viewing) return null;
+    const items = this.timeline();
+    const index = items.findIndex((it) => this.sameItem(it, this.viewing));
+    if (index < 0 || items[index].now) {
+      this.viewing = null;  // no longer listed (e.g. the list now comes from the server)
+      return null;
+    }
+    return { item: items[index], next: items[index + 1] || null };
+  }
+
+  /**
+   * What is shown of the earlier step looked at: its phase, its position (from when it
+   * began) and the results of its adjudication (from when the next step began, or now).
+   * A part still unknown is null.
+   */
+  shownPast() {
+    const found = this.viewedItem();
+    if (!found) return null;
+    const { item, next } = found;
+    const before = item.seq !== null ? this.pastViews.get(item.seq) : null;
+    const phase = item.phase || (before ? before.position.phase : null);
+    const position = (phase && this.history.positions[phase]) || (before ? before.position : null);
+    // The server's account (with any phases resolved on their own after it) when at hand.
+    let blocks = null;
+    if (next && next.now && item.stateId !== null) blocks = this.obsView().last || [];
+    else if (next && next.seq !== null && this.pastViews.has(next.seq)) blocks = this.pastViews.get(next.seq).last || [];
+    else if (phase && this.history.results[phase]) blocks = [{ phase, results: this.history.results[phase] }];
+    const own = blocks ? blocks.find((b) => b.phase === phase) || blocks[0] || null : null;
+    return { item, next, phase, position, blocks, results: own ? own.results : null };
+  }
+
+  /** Fetch what is missing to show an earlier step, then draw it. */
+  async loadPast() {
+    const past = this.shownPast();
+    if (!past || past.item.stateId === null) return;
+    const wanted = [];
+    if (!past.position && past.item.seq !== null) wanted.push(past.item.seq);
+    if (!past.blocks && past.next && past.next.seq !== null) wanted.push(past.next.seq);
+    if (!wanted.length) return;
+    this.failed = null;
+    this.redrawHistory();
+    await Promise.all(wanted.map((seq) => this.viewAt(seq)));
+    if (!this.unmounted) this.redrawHistory();
+  }
+
+  /** Show an item of the timeline (the current step: back to now). */
+  goTo(item) {
+    this.viewing = !item || item.now ? null : { stateId: item.stateId, phase: item.phase };
+    this.deselect(false);
+    this.redrawHistory();
+    if (this.viewing) this.loadPast();
+  }
+
+  redrawHistory() {
+    if (!this.ctx.state) return;
+    if (this.svg) this.draw();
+    this.drawResultsTab();
   }
 
   // --- the draft order set -----------------------------------------------------------
@@ -632,12 +799,13 @@ export class DiplomacyBoard {
     fill(this.unitLayer, units);
     // Orders: the results of the phase viewed, or the draft being written.
     const arrows = [];
-    const results = this.viewing ? this.history.results[this.viewing] : this.showResults && !this.draft.size ? this.lastResults() : null;
+    const past = this.shownPast();
+    const results = past ? past.results : this.showResults && !this.draft.size ? this.lastResults() : null;
     if (results) {
       for (const [power, list] of Object.entries(results)) {
         for (const r of list) arrows.push(this.orderShape(r.order, this.powerIndex(power), r));
       }
-    } else if (!this.viewing) {
+    } else if (!past) {
       const me = this.ctx.mySeat();
       for (const v of this.draft.values()) arrows.push(this.orderShape(v.action, me, null));
     }
@@ -779,25 +947,18 @@ export class DiplomacyBoard {
   // --- around the map ----------------------------------------------------------------
 
   drawToolbar() {
-    const phases = this.phaseList();
-    const now = this.obsView().position.phase;
-    const shown = this.viewing || now;
-    const i = phases.indexOf(shown);
-    const go = (code) => {
-      this.viewing = code === now ? null : code;
-      this.deselect(false);
-      this.draw();
-      this.drawResultsTab();
-    };
+    const items = this.timeline();
+    const found = this.viewedItem();
+    const i = found ? items.findIndex((it) => this.sameItem(it, found.item)) : items.length - 1;
     const select = h(
       "select",
-      { class: "phase-select", id: "phase-select", "aria-label": "phase shown", onChange: (e) => go(e.target.value) },
-      phases.map((p) => h("option", { value: p, selected: p === shown }, `${phaseTitle(p)}${p === now ? " (now)" : ""}`)),
+      { class: "phase-select", id: "phase-select", "aria-label": "phase shown", onChange: (e) => this.goTo(items.find((it) => this.itemValue(it) === e.target.value)) },
+      items.map((it, k) => h("option", { value: this.itemValue(it), selected: k === i }, this.itemLabel(it, k))),
     );
     const tools = [
-      h("button", { type: "button", class: "small", id: "phase-prev", disabled: i <= 0, title: "earlier phase", onClick: () => go(phases[i - 1]) }, "◀"),
+      h("button", { type: "button", class: "small", id: "phase-prev", disabled: i <= 0, title: "earlier phase", onClick: () => this.goTo(items[i - 1]) }, "◀"),
       select,
-      h("button", { type: "button", class: "small", id: "phase-next", disabled: i < 0 || i >= phases.length - 1, title: "later phase", onClick: () => go(phases[i + 1]) }, "▶"),
+      h("button", { type: "button", class: "small", id: "phase-next", disabled: i < 0 || i >= items.length - 1, title: "later phase", onClick: () => this.goTo(items[i + 1]) }, "▶"),
     ];
     if (!this.viewing && this.lastResults()) {
       tools.push(
@@ -818,11 +979,18 @@ export class DiplomacyBoard {
         ),
       );
     }
-    if (this.viewing) {
-      const known = Boolean(this.history.positions[this.viewing]);
-      tools.push(h("span", { class: "history-note" }, known ? "Earlier phase: orders and results as adjudicated" : "Earlier phase: its board was not seen in this browser; the current board is shown"));
-    }
+    const past = this.shownPast();
+    if (past) tools.push(h("span", { class: "history-note", id: "history-note" }, this.pastNote(past)));
     fill(this.toolbar, tools);
+  }
+
+  pastNote(past) {
+    const loading = [past.item.seq, past.next && past.next.seq].some((seq) => seq !== null && seq !== undefined && this.past.has(seq) && !this.pastViews.has(seq));
+    if (past.position && past.blocks) return "Earlier phase: orders and results as adjudicated";
+    if (loading) return "Earlier phase: loading it from the server…";
+    if (past.item.stateId !== null && this.failed !== null && this.failed !== undefined) return "Earlier phase: it could not be loaded; the current board is shown (pick it again to retry)";
+    if (!past.position) return "Earlier phase: its board was not seen in this browser; the current board is shown";
+    return "Earlier phase: its board as it began";
   }
 
   drawModeBar() {
@@ -1020,11 +1188,11 @@ export class DiplomacyBoard {
   drawResultsTab() {
     const el = this.resultsTab;
     const view = this.obsView();
-    const shown = this.viewing;
+    const past = this.shownPast();
     let blocks;
-    if (shown) {
-      const results = this.history.results[shown];
-      blocks = [this.resultsBlock(shown, results)];
+    if (past) {
+      const note = this.pastNote(past).includes("loading") ? "Loading from the server…" : "Not known in this browser.";
+      blocks = past.blocks && past.blocks.length ? past.blocks.map((b) => this.resultsBlock(b.phase, b.results)) : [this.resultsBlock(past.phase || "", null, note)];
     } else {
       blocks = (view.last || []).map((phase) => this.resultsBlock(phase.phase, phase.results));
     }
@@ -1032,6 +1200,8 @@ export class DiplomacyBoard {
       blocks = [h("p", { class: "muted" }, "No phase has been adjudicated yet. Results appear here, with the reason for every failed order, as soon as all orders are in.")];
     }
     const ended = view.ended;
+    const items = this.timeline();
+    const shown = past ? past.item : items[items.length - 1];
     fill(
       el,
       ended ? h("div", { class: "banner banner-info" }, ended.winner ? `${titleCase(ended.winner)} has won: ${ended.reason}.` : `Draw: ${ended.reason}.`) : null,
@@ -1040,7 +1210,7 @@ export class DiplomacyBoard {
       h(
         "ol",
         { class: "phase-list", id: "phase-list" },
-        this.phaseList().map((p) =>
+        items.map((it, k) =>
           h(
             "li",
             {},
@@ -1048,16 +1218,11 @@ export class DiplomacyBoard {
               "button",
               {
                 type: "button",
-                class: ["linkish", (this.viewing || view.position.phase) === p && "active"],
-                dataset: { phase: p },
-                onClick: () => {
-                  this.viewing = p === view.position.phase ? null : p;
-                  this.deselect(false);
-                  this.draw();
-                  this.drawResultsTab();
-                },
+                class: ["linkish", this.sameItem(it, shown) && "active"],
+                dataset: { phase: this.itemValue(it) },
+                onClick: () => this.goTo(it),
               },
-              phaseTitle(p),
+              this.itemLabel(it, k),
             ),
           ),
         ),
@@ -1065,8 +1230,8 @@ export class DiplomacyBoard {
     );
   }
 
-  resultsBlock(phase, results) {
-    if (!results) return h("div", { class: "results" }, h("h3", {}, `Results of ${phaseTitle(phase)}`), h("p", { class: "muted" }, "Not known in this browser."));
+  resultsBlock(phase, results, note = "Not known in this browser.") {
+    if (!results) return h("div", { class: "results" }, h("h3", {}, phase ? `Results of ${phaseTitle(phase)}` : "Results"), h("p", { class: "muted" }, note));
     const powers = Object.keys(results);
     return h(
       "div",
