@@ -132,3 +132,24 @@ def province(loc: str) -> str:
 def text_of(page: Page, selector: str) -> str:
     value: Any = page.locator(selector).inner_text()
     return str(value)
+
+
+def mount_harness(page: Page, html: str, data: dict[str, Any]) -> None:
+    """Serve a test page that mounts one client component, and mount it with `data`.
+
+    The page must set `window.harnessReady` and offer `window.harness.mount(data)`; what
+    the component submits is collected in `window.harness.acts`.
+    """
+    page.route(
+        "**/__harness.html",
+        lambda route: route.fulfill(status=200, content_type="text/html", body=html),
+    )
+    page.goto("/__harness.html")
+    page.wait_for_function("window.harnessReady === true")
+    page.evaluate(f"window.harness.mount({json.dumps(data)})")
+
+
+def harness_acts(page: Page) -> list[dict[str, Any]]:
+    """The request bodies the mounted component submitted, in order."""
+    result: list[dict[str, Any]] = page.evaluate("window.harness.acts")
+    return result

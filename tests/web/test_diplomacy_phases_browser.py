@@ -7,13 +7,12 @@ records what it would submit.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 from tests.web.conftest import People
-from tests.web.pages import click_province, settle
+from tests.web.pages import click_province, harness_acts, mount_harness, settle
 
 from parley.games import find
 from parley.kernel import Match, Viewer
@@ -83,20 +82,9 @@ def board_data(match: Match[Any, Any], power: str) -> dict[str, Any]:
 
 def open_board(people: People, data: dict[str, Any]) -> Page:
     page = people.page()
-    page.route(
-        "**/__harness.html",
-        lambda route: route.fulfill(status=200, content_type="text/html", body=HARNESS),
-    )
-    page.goto("/__harness.html")
-    page.wait_for_function("window.harnessReady === true")
-    page.evaluate(f"window.harness.mount({json.dumps(data)})")
+    mount_harness(page, HARNESS, data)
     expect(page.locator("#map .unit").first).to_be_visible()
     return page
-
-
-def acts(page: Page) -> list[dict[str, Any]]:
-    result: list[dict[str, Any]] = page.evaluate("window.harness.acts")
-    return result
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +119,7 @@ def test_a_convoy_and_a_convoyed_move_by_clicking(people: People, spring: Match[
     expect(page.locator("#map .orders .order-move")).to_have_count(1)
     page.click("#submit-orders")
     expect(page.locator(".toast")).to_contain_text("Orders submitted")
-    assert acts(page) == [{"parts": ["F NTH C A YOR - NWY", "A YOR - NWY"]}]
+    assert harness_acts(page) == [{"parts": ["F NTH C A YOR - NWY", "A YOR - NWY"]}]
 
 
 def test_an_unoffered_target_is_refused_and_typed_nonsense_is_kept_out(
@@ -186,4 +174,4 @@ def test_a_retreat_and_a_build_by_clicking(
     expect(page.locator('#order-list select[data-group="build1"]')).to_have_value("A PAR B")
     page.click("#submit-orders")
     expect(page.locator(".toast").last).to_contain_text("Orders submitted")
-    assert acts(page) == [{"parts": ["A PAR B"]}]
+    assert harness_acts(page) == [{"parts": ["A PAR B"]}]

@@ -3,13 +3,13 @@ and its options tree as buttons (a test page fed what the server would send)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 from tests.kernel.toygames import Countdown
 from tests.web.conftest import People
+from tests.web.pages import harness_acts, mount_harness
 
 from parley.kernel import Match, Viewer
 
@@ -50,15 +50,9 @@ def test_an_unknown_game_gets_buttons_for_its_options(people: People) -> None:
         },
     }
     page = people.page()
-    page.route(
-        "**/__harness.html",
-        lambda route: route.fulfill(status=200, content_type="text/html", body=HARNESS),
-    )
-    page.goto("/__harness.html")
-    page.wait_for_function("window.harnessReady === true")
-    page.evaluate(f"window.harness.mount({json.dumps(data)})")
+    mount_harness(page, HARNESS, data)
     buttons = page.locator("#generic-options button.option")
     expect(buttons).to_have_text(["take 1", "take 2", "take 3"])
     expect(page.locator(".generic-view")).to_contain_text("21")
     buttons.nth(1).click()
-    assert page.evaluate("window.harness.acts") == [{"action": "take 2"}]
+    assert harness_acts(page) == [{"action": "take 2"}]

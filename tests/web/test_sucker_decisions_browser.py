@@ -6,12 +6,12 @@ the server would send, on a test page that records what it would submit.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 from tests.web.conftest import People
+from tests.web.pages import harness_acts, mount_harness
 
 from parley.games import find
 from parley.games.sucker import engine
@@ -80,20 +80,9 @@ def open_table(people: People, match: Match[Any, Any], seat: int) -> Page:
         },
     }
     page = people.page()
-    page.route(
-        "**/__harness.html",
-        lambda route: route.fulfill(status=200, content_type="text/html", body=HARNESS),
-    )
-    page.goto("/__harness.html")
-    page.wait_for_function("window.harnessReady === true")
-    page.evaluate(f"window.harness.mount({json.dumps(data)})")
+    mount_harness(page, HARNESS, data)
     expect(page.locator(".player-card").first).to_be_visible()
     return page
-
-
-def acts(page: Page) -> list[dict[str, Any]]:
-    result: list[dict[str, Any]] = page.evaluate("window.harness.acts")
-    return result
 
 
 def test_a_rescue_is_answered_from_the_table(people: People) -> None:
@@ -111,7 +100,7 @@ def test_a_rescue_is_answered_from_the_table(people: People) -> None:
     expect(row.locator("button")).to_have_count(len(rescues) + 1)
     row.get_by_role("button", name=rescues[0]).click()
     row.get_by_role("button", name="Decline").click()
-    assert acts(page) == [{"action": rescues[0]}, {"action": "decline"}]
+    assert harness_acts(page) == [{"action": rescues[0]}, {"action": "decline"}]
 
 
 def test_prisoners_are_killed_or_given_from_the_table(people: People) -> None:
@@ -125,6 +114,6 @@ def test_prisoners_are_killed_or_given_from_the_table(people: People) -> None:
     page.click("#prisoner-row summary")
     page.locator(f'#prisoner-row [data-action="{gives[0]}"]').click()
     page.locator(f'#prisoner-row [data-action="{kills[0]}"]').click()
-    assert acts(page) == [{"action": gives[0]}, {"action": kills[0]}]
+    assert harness_acts(page) == [{"action": gives[0]}, {"action": kills[0]}]
     card = page.locator(".player-card.me .count-chip.prisoner")
     expect(card.first).to_be_visible()
