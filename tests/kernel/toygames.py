@@ -1,4 +1,5 @@
-"""Two tiny games that exercise the kernel: one sequential, one simultaneous and hidden."""
+"""Tiny games that exercise the kernel: sequential, simultaneous with hidden bids, and a
+hidden position."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from parley.kernel import (
     GameSpec,
     IllegalAction,
     InvalidAction,
+    OptionNode,
     OptionSpec,
     Outcome,
     Owed,
@@ -233,4 +235,116 @@ class HalfApplyCountdown(Countdown):
         if not 1 <= action.amount <= min(3, state.left - 100):
             raise IllegalAction(f"you may not take {action.amount}")
         state.left -= 100
+        super().apply(state, seat, action)
+
+
+# --- Cups: a coin lies hidden under one of the cups; lifting it wins ---------------------
+
+
+@dataclass(frozen=True)
+class Lift:
+    cup: int
+
+
+@dataclass
+class CupsState:
+    seats: int
+    cups: int
+    coin: int
+    mover: int = 0
+    lifted: list[int] = field(default_factory=list)
+    winner: int | None = None
+
+
+class Cups(Rules[CupsState, Lift]):
+    """A hidden position: only the archive knows where the coin is until it is found."""
+
+    spec = GameSpec(
+        name="cups",
+        title="Cups",
+        summary="Lift a cup in turn; whoever finds the coin wins.",
+        min_seats=2,
+        max_seats=3,
+        structure=Structure.SEQUENTIAL,
+        chance=True,
+        hidden_information=True,
+        max_plies=20,
+    )
+
+    def setup(self, setup: Setup) -> CupsState:
+        return CupsState(setup.seats, 6, setup.rng.below(6))
+
+    def seat_count(self, state: CupsState) -> int:
+        return state.seats
+
+    def turn(self, state: CupsState) -> Turn:
+        return Turn() if state.winner is not None else Turn(owed=(Owed(state.mover, "lift"),))
+
+    def legal_actions(self, state: CupsState, seat: int) -> Sequence[Lift]:
+        if seat != state.mover or state.winner is not None:
+            return ()
+        return [Lift(c) for c in range(state.cups) if c not in state.lifted]
+
+    def apply(self, state: CupsState, seat: int, action: Lift) -> None:
+        if action.cup in state.lifted or not 0 <= action.cup < state.cups:
+            raise IllegalAction(f"cup {action.cup} cannot be lifted now")
+        state.lifted.append(action.cup)
+        if action.cup == state.coin:
+            state.winner = seat
+        state.mover = (state.mover + 1) % state.seats
+
+    def outcome(self, state: CupsState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome.win(state.winner, state.seats, "found the coin")
+
+    def observe(self, state: CupsState, viewer: Viewer) -> dict[str, object]:
+        seen = viewer.omniscient or state.winner is not None
+        return {"lifted": list(state.lifted), "coin": state.coin if seen else None}
+
+    def hidden_variant(self, state: CupsState, viewer: Viewer, rng: Rng) -> CupsState | None:
+        if viewer.omniscient or state.winner is not None:
+            return None
+        free = [c for c in range(state.cups) if c not in state.lifted]
+        return CupsState(state.seats, state.cups, rng.choice(free), state.mover, list(state.lifted))
+
+    def parse(self, text: str, state: CupsState | None = None, seat: int | None = None) -> Lift:
+        found = re.fullmatch(r"\s*(?:lift\s+)?(\d+)\s*", text, re.IGNORECASE)
+        if not found:
+            raise InvalidAction(f"{text!r} is not understood; write e.g. 'lift 2'", text=text)
+        return Lift(int(found.group(1)))
+
+    def format(self, action: Lift) -> str:
+        return f"lift {action.cup}"
+
+    def default_action(self, state: CupsState, seat: int) -> Lift:
+        return self.legal_actions(state, seat)[0]
+
+
+class PeekingCups(Cups):
+    """Broken on purpose: the options tell where the coin is."""
+
+    def options_tree(self, state: CupsState, seat: int) -> OptionNode:
+        return OptionNode(
+            key="root",
+            label="Lift a cup",
+            children=tuple(
+                OptionNode(
+                    key=str(a.cup),
+                    label="warm" if a.cup == state.coin else "cold",
+                    action=self.format(a),
+                )
+                for a in self.legal_actions(state, seat)
+            ),
+        )
+
+
+class TellingCups(Cups):
+    """Broken on purpose: refusing a lifted cup names the coin's cup."""
+
+    def apply(self, state: CupsState, seat: int, action: Lift) -> None:
+        if action.cup in state.lifted:
+            raise IllegalAction(
+                f"cup {action.cup} is up already (the coin is not under {state.coin})"
+            )
         super().apply(state, seat, action)

@@ -221,6 +221,83 @@ def _check_views(rules: Rules[Any, Any], match: Match[Any, Any]) -> int:
     return checked
 
 
+def check_hidden_information(rules: Rules[Any, Any], seeds: range = range(4)) -> int:
+    """No viewer can tell the state from one whose hidden parts were drawn anew.
+
+    Games that hide a position (a hidden piece, unseen cards) give `hidden_variant`; the
+    viewer's observation, who owes what, its options and legal actions, and the errors its
+    refused actions get must not depend on what it cannot see.
+    """
+    checked = 0
+    sets = option_sets(rules)
+    for seed in seeds:
+        match = Match(rules, seat_counts(rules)[-1], sets[seed % len(sets)], seed=seed)
+        rng = Rng(seed + 404)
+        pool: dict[str, tuple[int, Any]] = {}
+        for _ in range(min(rules.spec.max_plies, 120)):
+            checked += _check_variants(rules, match, rng, pool)
+            if match.is_over or not random_step(match, rng):
+                break
+    return checked
+
+
+def _refusal(rules: Rules[Any, Any], state: Any, seat: int, action: Any) -> str | None:
+    """The error an action gets on a copy of `state`, or None when it is accepted."""
+    try:
+        rules.apply(rules.clone(state), seat, action)
+    except ParleyError as err:
+        return f"{type(err).__name__}: {err.message}"
+    return None
+
+
+def _check_variants(
+    rules: Rules[Any, Any], match: Match[Any, Any], rng: Rng, pool: dict[str, tuple[int, Any]]
+) -> int:
+    state = match.state
+    turn = rules.turn(state)
+    for actor in sorted(turn.owing | turn.anytime):
+        for action in rules.legal_actions(state, actor):
+            pool.setdefault(rules.format(action), (actor, action))
+    before = json.dumps(rules.observe(state, ARCHIVE), sort_keys=True)
+    checked = 0
+    for viewer in [Viewer.of(s) for s in range(match.seats)] + [SPECTATOR]:
+        variant = rules.hidden_variant(state, viewer, rng)
+        assert json.dumps(rules.observe(state, ARCHIVE), sort_keys=True) == before, (
+            f"{rules.spec.name}: hidden_variant changed the state it was given"
+        )
+        if variant is None:
+            continue
+        where = f"{rules.spec.name} seed {match.seed} ply {match.ply} viewer {viewer.to_json()}"
+        assert rules.observe(variant, viewer) == rules.observe(state, viewer), (
+            f"{where}: the observation tells what it may not see"
+        )
+        assert rules.turn(variant) == turn, f"{where}: who owes what tells a hidden fact"
+        checked += 1
+        seat = viewer.seat
+        if seat is None or not turn.can_act(seat):
+            continue
+        assert rules.options_tree(variant, seat) == rules.options_tree(state, seat), (
+            f"{where}: the options tree tells a hidden fact"
+        )
+        ours = [rules.format(a) for a in rules.legal_actions(state, seat)]
+        theirs = [rules.format(a) for a in rules.legal_actions(variant, seat)]
+        assert ours == theirs, f"{where}: the legal actions tell a hidden fact"
+        legal = set(ours)
+        refused = [a for text, (_, a) in pool.items() if text not in legal]
+        for _ in range(min(4, len(refused))):
+            action = refused[rng.below(len(refused))]
+            first, second = (
+                _refusal(rules, state, seat, action),
+                _refusal(rules, variant, seat, action),
+            )
+            assert first == second, (
+                f"{where}: {rules.format(action)!r} is refused differently: "
+                f"{first!r} against {second!r}"
+            )
+            checked += 1
+    return checked
+
+
 def check_errors(rules: Rules[Any, Any], seeds: range = range(4)) -> int:
     """Bad input raises the right error and leaves the game exactly as it was.
 
@@ -313,5 +390,6 @@ CHECKS: dict[str, Callable[[Rules[Any, Any]], object]] = {
     "record_roundtrip": check_record_roundtrip,
     "notation_roundtrip": check_notation_roundtrip,
     "redaction": check_redaction,
+    "hidden_information": check_hidden_information,
     "errors": check_errors,
 }

@@ -371,6 +371,16 @@ class Rules(ABC, Generic[S, A]):
         """Text that only a group of seats may see (a private bargain), keyed by the group."""
         return {}
 
+    def hidden_variant(self, state: S, viewer: Viewer, rng: Rng) -> S | None:
+        """`state` with everything `viewer` cannot see drawn anew, or None if nothing is hidden.
+
+        A hidden piece moved elsewhere, unseen cards reshuffled: the conformance suite
+        checks that the viewer cannot tell the variant from the original by its
+        observation, its options, its legal actions or the errors it gets. Must not
+        change `state`.
+        """
+        return None
+
     def alive(self, state: S) -> frozenset[int]:
         """Seats still in the game (they vote on draws)."""
         return frozenset(range(self.seat_count(state)))

@@ -4,14 +4,11 @@
 
 import { api, ApiError, session } from "./api.js";
 import { ChatPanel } from "./chat.js";
-import { DiplomacyBoard } from "./diplomacy/board.js";
 import { byId, dialog, fill, formatDuration, formatPeriod, h, plural, s, toast } from "./dom.js";
+import { gameModule } from "./games.js";
 import { GenericBoard } from "./generic.js";
 import { LiveGame } from "./live.js";
 import { gameTypes } from "./lobby.js";
-import { SuckerTable } from "./sucker/table.js";
-
-const RENDERERS = { diplomacy: DiplomacyBoard, sucker: SuckerTable };
 
 function errorText(err) {
   return (err && err.message) || String(err);
@@ -79,6 +76,8 @@ export class GameView {
   }
 
   async enter() {
+    const mod = await gameModule(this.summary.game);
+    this.Renderer = (mod && mod.Renderer) || GenericBoard;
     if (this.summary.status !== "lobby") await this.fetchState();
     this.render();
     if (!this.live) {
@@ -368,8 +367,7 @@ export class GameView {
       return;
     }
     if (!this.renderer) {
-      const Renderer = RENDERERS[g.game] || GenericBoard;
-      this.renderer = new Renderer(this.context());
+      this.renderer = new (this.Renderer || GenericBoard)(this.context());
       this.chat = new ChatPanel(this.context());
       this.buildShell();
     }

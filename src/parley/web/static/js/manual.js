@@ -2,10 +2,11 @@
 // Prose only; the rules themselves are applied by the server.
 
 import { fill, h } from "./dom.js";
+import { gameModule } from "./games.js";
+import { gameTypes } from "./lobby.js";
 
 const p = (...text) => h("p", {}, ...text);
 const li = (...text) => h("li", {}, ...text);
-const kbd = (k) => h("kbd", {}, k);
 
 const SECTIONS = [
   {
@@ -54,66 +55,23 @@ const SECTIONS = [
       p("“Propose a draw” asks every surviving player. The game ends in a draw only if all accept; one refusal rejects it and the game goes on. “Leave the game” puts your seat in civil disorder. When the host leaves or closes the game, it ends for everyone. At the end, a screen shows the outcome and the ranking."),
     ],
   },
-  {
-    key: "diplomacy",
-    title: "Diplomacy",
-    body: () => [
-      h("h3", {}, "The rules in brief"),
-      p("Seven great powers of 1901 Europe — Austria, England, France, Germany, Italy, Russia and Turkey — fight for the 34 supply centres (the dots on the map). A power that owns 18 centres wins. There is no luck: every battle is decided by support, and support is won by talking."),
-      h(
-        "ul",
-        {},
-        li(h("strong", {}, "Units"), ": armies move on land, fleets at sea and along coasts. One unit per province. Each supply centre you own supports one unit."),
-        li(h("strong", {}, "Orders"), ": every power writes orders in secret; all are revealed and resolved at once. A unit may hold, move to a neighbouring province, support another unit's hold or move, or (a fleet at sea) convoy an army across the water."),
-        li(h("strong", {}, "Strength"), ": a move has strength 1 plus its valid supports. The strongest move into a province wins; equal strengths bounce and nobody moves. A unit that is attacked loses its support order (support is cut), except by the unit it supports against."),
-        li(h("strong", {}, "Dislodged units"), " must retreat to an empty neighbouring province in the retreat phase, or disband; one given no order is disbanded."),
-        li(h("strong", {}, "The year"), ": Spring moves, Fall moves, then in Winter centres change hands and powers build new units in their home centres or disband units they can no longer support."),
-      ),
-      h("h3", {}, "Ordering on the map"),
-      h(
-        "ol",
-        {},
-        li("Click one of your units (its province glows). Provinces it may act on are highlighted."),
-        li("By default you order a move: click the destination. For a support, click “Support” (or press ", kbd("s"), "), click the unit to support, then its destination — or the same unit again to support it holding. For a convoy, click “Convoy” (", kbd("c"), "), the army, then where it goes. “Hold” (", kbd("h"), ") holds."),
-        li("To drop a selection, click the selected unit again (or press ", kbd("Esc"), "). To change an order, select the unit again; to delete it, click × in the order list."),
-        li("When a click can mean several orders (a coast to choose, a move with or without convoy), a small menu asks which."),
-        li("In the retreat phase, click the dislodged unit (drawn with a red ring) and its destination, or Disband. In Winter, click an open home centre to build there (and choose army or fleet), or click a unit to disband it; click again to undo."),
-        li("Press “Submit orders”. Until every power has submitted you may change your orders and submit again. Units without an order hold."),
-      ),
-      p("The Orders tab lists every unit with a drop-down of its legal orders — the same choices as the map. You may also type orders in the usual notation, e.g. ", h("code", {}, "A PAR - BUR"), ", ", h("code", {}, "F NTH C A LON - NWY"), ", ", h("code", {}, "A MUN S A PAR - BUR"), ", ", h("code", {}, "F STP/SC B"), "; several at once separated by “;”."),
-      h("h3", {}, "Results and history"),
-      p("Once a phase is resolved, its orders are drawn on the map: a red cross marks an order that failed. The Results tab lists every order of every power with what happened and, for a failure, why (bounced, support cut, dislodged…). The arrows ◀ ▶ above the map step through earlier phases."),
-    ],
-  },
-  {
-    key: "sucker",
-    title: "So Long Sucker",
-    body: () => [
-      h("h3", {}, "The rules in brief"),
-      p("A game of coalitions by Hausner, Nash, Shapley and Shubik (1964), for 3 to 6 players. Each player owns a colour and starts with chips of it. The last player left in the game wins; alliances are necessary, and so is betrayal."),
-      h(
-        "ul",
-        {},
-        li(h("strong", {}, "Moving"), ": the player with the move plays one chip from their hand — their own colour or a prisoner — onto a pile, or starts a new pile."),
-        li(h("strong", {}, "Capture"), ": if the chip played is the same colour as the chip just below it, the owner of that colour captures the pile: they kill one chip of it (to the dead box), keep the rest as prisoners, and move next."),
-        li(h("strong", {}, "Who moves next"), ": otherwise, if some colour is missing from the pile, the mover gives the move to the owner of a missing colour (their choice if several are missing). If every colour is in the pile, the owner of the colour whose latest chip lies deepest moves."),
-        li(h("strong", {}, "Prisoners"), " may be killed or given to another player at any time."),
-        li(h("strong", {}, "No chips"), ": a player given the move without chips asks the others, in turn, to rescue them with prisoners. If nobody does, they are defeated, and the move goes back to whoever gave it."),
-        li(h("strong", {}, "Bargains"), ": any agreement may be proposed and accepted — and broken. The game records them, but never enforces them."),
-      ),
-      h("h3", {}, "At the table"),
-      h(
-        "ul",
-        {},
-        li("The banner above the table says who must act and why (who has the move, who chooses the next player, who kills a captured chip, who is asked to rescue)."),
-        li("When you have the move, click one of your chips below the piles, then a highlighted pile or “New pile”."),
-        li("Choices of the next player, kills and rescues appear as buttons when they are yours to make."),
-        li("Your prisoners can be killed or given away from “Your prisoners”."),
-        li("Bargains live in the Chat tab: “Propose a bargain…” builds one (promises of chips, promises to pass the move, a note); open bargains show Accept, Reject or Withdraw."),
-      ),
-    ],
-  },
 ];
+
+// The general sections, then one per game whose web module has a manual section.
+async function sections() {
+  const found = [...SECTIONS];
+  let types = [];
+  try {
+    types = (await gameTypes()).games || [];
+  } catch {
+    return found;
+  }
+  for (const type of types) {
+    const mod = await gameModule(type.name);
+    if (mod && mod.manual) found.push(mod.manual);
+  }
+  return found;
+}
 
 export class ManualView {
   constructor(section) {
@@ -121,10 +79,11 @@ export class ManualView {
     this.section = section;
   }
 
-  mount(app) {
-    const toc = h("nav", { class: "manual-toc" }, h("h2", {}, "Manual"), h("ul", {}, SECTIONS.map((sec) => h("li", {}, h("a", { href: `#/manual/${sec.key}` }, sec.title)))), h("p", {}, h("a", { href: "#/" }, "← Back to the lobby")));
+  async mount(app) {
+    const all = await sections();
+    const toc = h("nav", { class: "manual-toc" }, h("h2", {}, "Manual"), h("ul", {}, all.map((sec) => h("li", {}, h("a", { href: `#/manual/${sec.key}` }, sec.title)))), h("p", {}, h("a", { href: "#/" }, "← Back to the lobby")));
     const body = h("article", { class: "manual-body", id: "manual" });
-    fill(body, SECTIONS.map((sec) => h("section", { id: `manual-${sec.key}` }, h("h2", {}, sec.title), sec.body())));
+    fill(body, all.map((sec) => h("section", { id: `manual-${sec.key}` }, h("h2", {}, sec.title), sec.body())));
     app.append(h("div", { class: "manual" }, toc, body));
     if (this.section) {
       const target = document.getElementById(`manual-${this.section}`);
