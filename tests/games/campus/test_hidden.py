@@ -100,6 +100,9 @@ def test_render_for_a_player_describes_the_board() -> None:
     state = start()
     text = RULES.render(RULES.observe(state, Viewer.of(0)))
     assert "Ash (you)" in text
-    assert "Maths Institute (E5) [Ash, Ash unit level 1] -> next to:" in text
-    assert "Engineering Yard (E6) [unowned]" in text
-    assert "hidden" in text and "E6 [" not in text.replace("(E6) [", "")
+    assert "Maths Institute (E5): Ash, Ash unit level 1 -> next to:" in text
+    assert "Engineering Yard (E6): unowned" in text
+    assert "Pro-Vice-Chancellor: hidden" in text
+    assert text == RULES.render(
+        RULES.observe(RULES.hidden_variant(state, Viewer.of(0), Rng(2)), Viewer.of(0))
+    )

@@ -201,13 +201,13 @@ def render(observation: Mapping[str, Any]) -> str:
         mark = "*" if board.is_landmark[s] else ""
         who = "unowned" if o is None else names[o]
         unit = f", {names[u[0]]} unit level {u[1]}" if u else ""
-        return f"{board.label(s)}{mark} [{who}{unit}]"
+        return f"{board.label(s)}{mark}: {who}{unit}"  # no brackets: terminals read markup
 
     if me is not None:
         mine = [s for s in range(board.size) if owners[s] == me]
         lines.append("Your sectors (* landmark):")
         for s in mine:
-            nbrs = "; ".join(describe(n) for n in board.adjacent[s])
+            nbrs = " | ".join(describe(n) for n in board.adjacent[s])
             lines.append(f"  {describe(s)} -> next to: {nbrs}")
     else:
         lines.append("Sectors (* landmark):")
