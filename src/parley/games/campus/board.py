@@ -42,6 +42,12 @@ class MapError(BadOptions):
     """A map file that does not describe a playable campus."""
 
 
+def _short(value: Any) -> str:
+    """A value from a map file, shortened for an error message."""
+    text = repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
 def _key(text: str) -> str:
     """How names compare: case, spaces and punctuation ignored."""
     return re.sub(r"[^a-z0-9]", "", text.lower())
@@ -127,7 +133,7 @@ def parse_map(doc: Any, origin: str) -> CampusMap:
     seen: set[str] = set()
     for i, raw in enumerate(doc["sectors"]):
         if not isinstance(raw, dict):
-            raise MapError(f"{origin}: sector {i} is not an object: {raw!r}")
+            raise MapError(f"{origin}: sector {i} is not an object")  # its text is not echoed
         code, name = str(raw.get("code", "")), str(raw.get("name", ""))
         alias = str(raw.get("alias", "") or code)
         if not re.fullmatch(r"[A-Z][0-9]{1,2}", code):
@@ -150,9 +156,12 @@ def parse_map(doc: Any, origin: str) -> CampusMap:
         )
     index = {s.code: s.index for s in sectors}
     edges: set[tuple[int, int]] = set()
-    for raw in doc.get("edges", []):
+    edges_doc = doc.get("edges", [])
+    if not isinstance(edges_doc, list):
+        raise MapError(f"{origin}: 'edges' is a list of pairs of sector codes")
+    for i, raw in enumerate(edges_doc):
         if not (isinstance(raw, list) and len(raw) == 2 and all(c in index for c in raw)):
-            raise MapError(f"{origin}: edge {raw!r} does not join two known sector codes")
+            raise MapError(f"{origin}: edge {i} ({_short(raw)}) does not join two known sectors")
         a, b = index[raw[0]], index[raw[1]]
         if a == b:
             raise MapError(f"{origin}: edge {raw!r} joins a sector to itself")
