@@ -48,12 +48,13 @@ def test_attacks_a_last_sector_with_good_odds() -> None:
     assert choice(state) == "move E5 to D5"
 
 
-def test_hunts_the_revealed_pvc() -> None:
+def test_hunts_the_revealed_pvc_and_never_peeks_at_a_hidden_one() -> None:
     owners = {c: "Ash" for c in ("E4", "E6", "F4", "F5", "D5", "D6", "C6", "C5", "B5")}
-    state = position(
-        owners=owners, units={"E5": ["Ash", 1], "A4": ["Beech", 1]}, pvc="A5", revealed=True
-    )
-    assert choice(state) in {"move E5 to D5", "move E5 to E6"}  # both lead towards A5
+    units = {"E5": ["Ash", 1], "A4": ["Beech", 1]}
+    revealed = position(owners=owners, units=units, pvc="A5", revealed=True)
+    assert choice(revealed) == "move E5 to D5"  # the way to Allotments (A5)
+    hidden = {choice(position(owners=owners, units=units, pvc=p)) for p in ("A5", "E3", "B6")}
+    assert hidden == {"move E5 to E4"}  # the same wherever it hides
 
 
 def test_minigame_pick_is_the_best_reply() -> None:
