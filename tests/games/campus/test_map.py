@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from parley.games.campus import RULES, Bonus, MapError, load_map, parse_map
-from parley.kernel import ARCHIVE, Match
+from parley.kernel import ARCHIVE, Match, Rng, replay
+from parley.kernel.conformance import play_random
 
 
 def test_builtin_map_shape() -> None:
@@ -102,6 +103,9 @@ def test_another_map_loads_from_a_file(tmp_path: Path) -> None:
     view = match.observe(ARCHIVE)["view"]
     assert view["title"] == "Mini campus"
     assert len(view["owners"]) == 12
+    play_random(match, Rng(4), 200)
+    again = replay(RULES, json.loads(match.dumps()))
+    assert again.observe(ARCHIVE) == match.observe(ARCHIVE)
 
 
 def test_missing_map_file_is_a_clear_error() -> None:

@@ -47,7 +47,7 @@ class CampusRules(Rules[CampusState, Action]):
         structure=Structure.SEQUENTIAL,
         chance=True,
         hidden_information=True,
-        aliases=("campus-conquest", "conquest", "pvc", "university-domination"),
+        aliases=("campus-conquest", "conquest", "pvc"),
         options=(
             OptionSpec("map", "campus", "'campus' (the built-in map) or the path of a map file"),
             OptionSpec(
