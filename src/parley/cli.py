@@ -181,6 +181,11 @@ from parley.agents.arena.cli import arena_command  # noqa: E402
 
 app.command("arena")(arena_command)
 
+from parley.agents.remote.cli import agent_command, mcp_command  # noqa: E402
+
+app.command("mcp")(mcp_command)
+app.command("agent")(agent_command)
+
 from parley.games.diplomacy.cli import app as diplomacy_app  # noqa: E402
 
 app.add_typer(diplomacy_app, name="diplomacy", help="Diplomacy tools: adjudicate, legal orders.")
