@@ -1,4 +1,4 @@
-"""Every line of the seed's outline (I.A–IV.B) and every branch of its use case, as data.
+"""Every line of the turn outline (I.A–IV.B) and every branch of its use case, as data.
 
 Each case in scenarios.toml is a concrete position, a seeded generator for the dice, the
 actions played (`[who, notation]`), and what must hold afterwards.

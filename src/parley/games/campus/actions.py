@@ -17,7 +17,7 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    """End the turn now (seed I.D)."""
+    """End the turn now (outline I.D)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The turn as the seed outlines it (I–IV): steps, combat, captures, the PVC and its minigame.
+"""The turn as its outline gives it (I–IV): steps, combat, captures, the PVC and its minigame.
 
 Every function checks before it changes anything; events are stored as small tuples of ints
 and turned into words only when someone looks (view.py).
@@ -83,7 +83,7 @@ def _check_mover(state: CampusState, seat: int, what: str) -> None:
 
 
 def step(state: CampusState, seat: int, src: int, dst: int) -> None:
-    """One step from src into the adjacent dst (seed I.B), already checked."""
+    """One step from src into the adjacent dst (outline I.B), already checked."""
     state.epoch += 1
     state.steps -= 1
     owner, unit, level = state.owner, state.unit, state.level
@@ -137,7 +137,7 @@ def _capture(state: CampusState, seat: int, dst: int) -> None:
 
 
 def _combat(state: CampusState, seat: int, src: int, dst: int, defender: int) -> None:
-    """Seed I.C and III.A: each side rolls 1..(4 + level) plus its bonus; ties defend."""
+    """Outline I.C and III.A: each side rolls 1..(4 + level) plus its bonus; ties defend."""
     level = state.level
     a_level, d_level = level[src], level[dst]
     a_bonus, d_bonus = state.attack(seat), state.defence(defender)
@@ -239,7 +239,7 @@ def resolve_minigame(state: CampusState, game: Minigame) -> None:
 
 
 def end_turn(state: CampusState) -> None:
-    """Seed II and IV: level-ups, the PVC between turns, the next surviving player."""
+    """Outline II and IV: level-ups, the PVC between turns, the next surviving player."""
     seat = state.current
     settings = state.settings
     level, unit = state.level, state.unit
@@ -282,7 +282,7 @@ def end_turn(state: CampusState) -> None:
 
 
 def begin_turn(state: CampusState, seat: int) -> None:
-    """Seed I.A: a new level-1 unit on every held landmark without one."""
+    """Outline I.A: a new level-1 unit on every held landmark without one."""
     state.current = seat
     state.steps = state.settings.steps
     state.turns += 1

@@ -32,7 +32,7 @@ ROUND_LIMIT = 60
 
 
 class CampusRules(Rules[CampusState, Action]):
-    """The seed's turn outline (I–IV) with the choices documented in docs/campus.md."""
+    """The turn outline (I–IV) with the choices documented in docs/campus.md."""
 
     spec = GameSpec(
         name="campus",
