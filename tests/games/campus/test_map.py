@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from parley.games.campus import RULES, Bonus, MapError, load_map, parse_map
-from parley.kernel import ARCHIVE, Match, Rng, replay
+from parley.games.campus import RULES, Bonus, CampusRules, MapError, load_map, parse_map
+from parley.kernel import ARCHIVE, BadOptions, Match, Rng, replay
 from parley.kernel.conformance import play_random
 
 
@@ -99,15 +99,21 @@ def test_another_map_loads_from_a_file(tmp_path: Path) -> None:
     doc["edges"] = [[codes[i], codes[(i + 1) % len(codes)]] for i in range(len(codes))]
     path = tmp_path / "mini.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    match = Match(RULES, 2, {"map": str(path)}, seed=4)
+    rules = CampusRules(maps={"mini": path})
+    match = Match(rules, 2, {"map": "mini"}, seed=4)
     view = match.observe(ARCHIVE)["view"]
     assert view["title"] == "Mini campus"
     assert len(view["owners"]) == 12
     play_random(match, Rng(4), 200)
-    again = replay(RULES, json.loads(match.dumps()))
+    again = replay(rules, json.loads(match.dumps()))
     assert again.observe(ARCHIVE) == match.observe(ARCHIVE)
 
 
 def test_missing_map_file_is_a_clear_error() -> None:
     with pytest.raises(MapError, match=r"nope\.json"):
-        Match(RULES, 2, {"map": "nope.json"}, seed=1)
+        Match(CampusRules(maps={"gone": "nope.json"}), 2, {"map": "gone"}, seed=1)
+
+
+def test_a_path_in_the_options_is_not_read() -> None:
+    with pytest.raises(BadOptions, match="no map called '/etc/passwd'"):
+        Match(RULES, 2, {"map": "/etc/passwd"}, seed=1)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
 
 from parley.kernel import (
     JSON,
     PUBLIC,
     Audience,
+    BadOptions,
     GameSpec,
     OptionNode,
     OptionSpec,
@@ -49,7 +51,9 @@ class CampusRules(Rules[CampusState, Action]):
         hidden_information=True,
         aliases=("campus-conquest", "conquest", "pvc"),
         options=(
-            OptionSpec("map", "campus", "'campus' (the built-in map) or the path of a map file"),
+            OptionSpec(
+                "map", "campus", "'campus' (the built-in map) or a map this server was given"
+            ),
             OptionSpec(
                 "landmark_bonus",
                 2,
@@ -92,6 +96,11 @@ class CampusRules(Rules[CampusState, Action]):
         test_options=({"reveal_cycles": 0, "round_limit": 25},),
     )
 
+    def __init__(self, maps: Mapping[str, str | Path] | None = None) -> None:
+        # Map files are named by whoever runs the rules, never by a game's options: a
+        # player choosing options must not make the server read a path of their choice.
+        self.maps = {name: str(path) for name, path in (maps or {}).items()}
+
     # --- set-up and reading -----------------------------------------------------------
 
     def setup(self, setup: Setup) -> CampusState:
@@ -107,7 +116,13 @@ class CampusRules(Rules[CampusState, Action]):
             max_level=int(o.get("max_level", 5)),
             round_limit=int(o.get("round_limit", ROUND_LIMIT)),
         )
-        board = load_map(settings.map)
+        if settings.map == "campus":
+            board = load_map("campus")
+        elif settings.map in self.maps:
+            board = load_map(self.maps[settings.map])
+        else:
+            known = ", ".join(["campus", *sorted(self.maps)])
+            raise BadOptions(f"no map called {settings.map!r} here; maps: {known}")
         rng = setup.rng
         size = board.size
         state = CampusState(
@@ -214,7 +229,8 @@ class CampusRules(Rules[CampusState, Action]):
         return view.observe(state, viewer)
 
     def render(self, observation: Mapping[str, JSON]) -> str:
-        return view.render(observation)
+        name = str(observation.get("map", "campus"))
+        return view.render(observation, load_map(self.maps[name]) if name in self.maps else None)
 
     def audience(self, state: CampusState, seat: int, action: Action) -> Audience:
         if isinstance(action, Pick):  # secret until the minigame resolves (the next epoch)

@@ -7,7 +7,7 @@ from typing import Any
 
 from parley.kernel import JSON, Viewer
 
-from .board import load_map
+from .board import CampusMap, load_map
 from .engine import EVENTS_KEPT, name
 from .state import NOBODY, CampusState, Phase
 
@@ -169,9 +169,9 @@ def event_json(state: CampusState, e: tuple[Any, ...]) -> dict[str, JSON]:
     return {"kind": kind, "seat": seat, "text": text}
 
 
-def render(observation: Mapping[str, Any]) -> str:
+def render(observation: Mapping[str, Any], board: CampusMap | None = None) -> str:
     """The board as a player needs it: players, own sectors and units, neighbours, the PVC."""
-    board = load_map(str(observation.get("map", "campus")))
+    board = board or load_map("campus")
     owners, units = observation["owners"], observation["units"]
     me = observation.get("viewer")
     me = me if isinstance(me, int) else None
