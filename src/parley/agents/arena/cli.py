@@ -127,5 +127,15 @@ def _print_report(report: ArenaReport) -> None:
         f"({report.games_per_second:.2f} games/s); {summary['capped']} reached the ply cap "
         f"and ended in an agreed draw."
     )
+    press = summary.get("press")
+    if isinstance(press, dict) and (
+        any(press["messages_by_bot"].values()) or any(press["promises"].values())
+    ):
+        sent = ", ".join(f"{bot} {n}" for bot, n in sorted(press["messages_by_bot"].items()))
+        kept = press["promises"]
+        console.print(
+            f"Press: messages sent by {sent}; promises kept {kept['kept']}, broken "
+            f"{kept['broken']}, still open {kept['open']}."
+        )
     out = report.config.out
     console.print(f"Records in {out / 'games'}; {out / SUMMARY}, {out / RESULTS}, {out / PLOT}.")

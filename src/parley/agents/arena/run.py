@@ -231,12 +231,31 @@ def _summary(
         "ended_by_rules": sum(1 for r in results if not r.capped),
         "capped": sum(1 for r in results if r.capped),
         "bot_errors": _sum_errors(results),
+        "press": _press(results),
         "standings": table.to_json(),
         "records": GAMES_DIR,
     }
     if config.fork is not None:
         out["forked_from"] = {"record": config.fork.source, "at": config.fork.at}
     return out
+
+
+def _press(results: Sequence[GameResult]) -> dict[str, JSON]:
+    """Messages sent per bot and per seat, and the promises made in press or bargains."""
+    by_bot: dict[str, int] = {}
+    by_seat: dict[int, int] = {}
+    promises = {"kept": 0, "broken": 0, "open": 0}
+    for r in results:
+        for seat, sent in enumerate(r.press_sent):
+            by_bot[r.lineup[seat]] = by_bot.get(r.lineup[seat], 0) + sent
+            by_seat[seat] = by_seat.get(seat, 0) + sent
+        for verdict, n in r.promises.items():
+            promises[verdict] = promises.get(verdict, 0) + n
+    return {
+        "messages_by_bot": by_bot,
+        "messages_by_seat": {str(k): v for k, v in sorted(by_seat.items())},
+        "promises": promises,
+    }
 
 
 def _sum_errors(results: Sequence[GameResult]) -> dict[str, JSON]:
