@@ -68,6 +68,8 @@ def move_bound(seats: int, chips: int) -> int:
 def note(state: SuckerState, text: str) -> None:
     """Remember a public table event (the newest last)."""
     state.recent = (*state.recent[1 - RECENT :], text)
+    # Tagged with the action that caused it (counted from 1), so a log can place it.
+    state.recent_actions = (*state.recent_actions[1 - RECENT :], state.applied + 1)
     state.noted += 1
 
 
@@ -94,8 +96,9 @@ def start_rescue(state: SuckerState, target: int, anchor: int) -> None:
     state.anchor = anchor
     state.asked = -1
     state.stall += 1
-    note(state, f"{_name(target)} has the move but no chips: who will rescue?")
-    _ask_from(state, 1)
+    if any(s != target and state.alive[s] and state.prisoners(s) for s in range(state.seats)):
+        note(state, f"{_name(target)} has the move but no chips: who will rescue?")
+    _ask_from(state, 1)  # with nobody to ask, the defeat is told at once
 
 
 def _position(state: SuckerState, seat: int) -> int:
@@ -216,6 +219,7 @@ def apply(state: SuckerState, seat: int, action: Action) -> None:
     before = state.noted
     handler(state, seat, action)
     check_stall(state)
+    state.applied += 1
     if state.noted != before:
         state.latest_from = before  # the table events this action caused, for status lines
 

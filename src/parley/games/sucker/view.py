@@ -79,6 +79,7 @@ def observe(state: SuckerState, viewer: Viewer) -> dict[str, JSON]:
         "winner": None if state.winner is None else label(state.winner),
         "draw": state.drawn,
         "recent": list(state.recent),
+        "recent_actions": list(state.recent_actions),
         "events": state.noted,
         "latest": list(
             state.recent[

@@ -594,7 +594,8 @@ export class GameView {
       } else {
         continue;
       }
-      items.push(h("li", { dataset: { seq: entry.seq } }, h("span", { class: "seq" }, `#${entry.seq}`), " ", text));
+      const notes = this.renderer.logNotes ? this.renderer.logNotes(entry) : [];
+      items.push(h("li", { dataset: { seq: entry.seq } }, h("span", { class: "seq" }, `#${entry.seq}`), " ", text, notes.length ? h("ul", { class: "log-notes" }, notes.map((n) => h("li", {}, n))) : null));
     }
     items.reverse();
     fill(this.logEl, items.length ? items : h("li", { class: "muted" }, "Nothing has happened yet."));
