@@ -300,6 +300,19 @@ export class DiplomacyBoard {
     }
   }
 
+  /** The phase an entry of the record was made in (for chat messages), or "" if unknown. */
+  phaseAt(seq) {
+    const state = this.ctx.state;
+    if (!state) return "";
+    let step = null;
+    for (const st of this.steps || []) if (st.seq <= seq) step = st;
+    const now = this.obsView().position.phase;
+    if (!step) return this.steps && this.steps.length ? "" : seq >= state.seq - 1 ? phaseTitle(now) : "";
+    // A step's phase as fetched, else by its place among the phases the view lists.
+    const code = step.state_id >= state.state_id ? now : this.stepPhase(step) || (this.obsView().phases || [])[this.steps.indexOf(step)];
+    return code ? phaseTitle(code) : "";
+  }
+
   stepPhase(step) {
     const known = this.history.phaseOf[step.state_id];
     if (known) return known;
