@@ -133,8 +133,10 @@ def test_a_deadline_missed_on_the_page_is_not_called_being_away(people: People) 
             "seed": 3,
         },
     )
-    server.api("POST", f"/api/games/{game['id']}/start", token, json={"fill_with": "default"})
+    # On the page before the game starts, so no deadline can pass before it is open.
     page.goto(f"/#/game/{game['id']}")
+    expect(page.locator("#game-lobby")).to_be_visible()
+    server.api("POST", f"/api/games/{game['id']}/start", token, json={"fill_with": "default"})
     expect(page.locator("#map .unit").first).to_be_visible()
     # The player stays on the page and lets a deadline pass (the server's clock, two seconds).
     banner = page.locator("#back-banner")
