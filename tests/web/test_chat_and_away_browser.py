@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,7 +49,7 @@ window.harnessReady = true;
 </script></body></html>"""
 
 
-def test_messages_carry_their_phase_and_time(people: People) -> None:
+def test_messages_carry_their_phase_and_time(people: People, screenshots: Path) -> None:
     rules = find("diplomacy")
     match: Match[Any, Any] = Match(rules, 7, rules.spec.resolve_options({}), seed=1)
     match.say(2, "Spring greetings from Paris")  # seq 0, in Spring 1901
@@ -102,6 +103,7 @@ def test_messages_carry_their_phase_and_time(people: People) -> None:
     )
     text, background = (tuple(int(v) for v in re.findall(r"\d+", c)[:3]) for c in colours)
     assert contrast(text, background) >= 4.5, colours
+    page.locator("aside.side").screenshot(path=str(screenshots / "chat-phase-time.png"))
 
 
 def contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:

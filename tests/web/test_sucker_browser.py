@@ -86,6 +86,11 @@ def test_sucker_to_a_capture(people: People, screenshots: Path) -> None:
         expect(page.locator("#sls-events")).to_contain_text(
             f"{first.capitalize()} captures pile 1 ({first} {first})"
         )
+    # The log tells the capture under the move that made it.
+    q.click("#tab-log")
+    expect(q.locator(".log .log-notes").first).to_contain_text(
+        f"{first.capitalize()} captures pile 1"
+    )
     # The table before the kill, on a laptop and a phone.
     settle(p)
     p.screenshot(path=str(screenshots / "sucker-1366x900.png"))
