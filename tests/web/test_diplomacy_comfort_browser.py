@@ -216,10 +216,11 @@ def test_every_move_and_support_arrow_reaches_its_destination(
     assert stubs == [], stubs[:5]
 
 
+@pytest.mark.parametrize("size", [(1366, 900), (390, 844)])
 def test_notices_leave_the_map_and_the_legend_uncovered(
-    people: People, winter: Match[Any, Any]
+    people: People, winter: Match[Any, Any], size: tuple[int, int]
 ) -> None:
-    page = open_board(people, board_data(winter, "FRANCE"))
+    page = open_board(people, board_data(winter, "FRANCE"), size)
     for i in range(4):
         page.evaluate("(i) => window.toast(`Notice number ${i}: something happened`)", i)
     expect(page.locator(".toast")).to_have_count(4)
@@ -230,7 +231,9 @@ def test_notices_leave_the_map_and_the_legend_uncovered(
                           return [sel, r.left, r.top, r.right, r.bottom]; })"""
     )
     fixed = {b[0]: b[1:] for b in boxes[:2]}
-    for name, *rect in boxes[2:]:
+    shown = [b for b in boxes[2:] if b[3] > b[1]]  # older notices may wait out of sight
+    assert len(shown) >= 1
+    for name, *rect in shown:
         for what, other in fixed.items():
             overlap = min(rect[2], other[2]) > max(rect[0], other[0]) and min(
                 rect[3], other[3]
