@@ -143,7 +143,7 @@ def test_a_deadline_missed_on_the_page_is_not_called_being_away(people: People) 
     # The player stays on the page and lets a deadline pass (the server's clock, two seconds).
     banner = page.locator("#back-banner")
     expect(banner).to_be_visible(timeout=30_000)
-    expect(banner).to_contain_text("The deadline passed before your orders were in")
+    expect(banner).to_contain_text("The deadline passed before you acted")
     expect(banner).not_to_contain_text("While you were away")
     # Opened afterwards, elsewhere: those deadlines were missed while away from that page.
     other: Page = same_player_elsewhere(people, page, 1366, 900)

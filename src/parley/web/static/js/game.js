@@ -522,7 +522,7 @@ export class GameView {
         h(
           "div",
           { class: "banner banner-warn", id: "back-banner" },
-          away ? `While you were away, ${why}. ` : `The deadline passed before your orders were in (${plural(mine.missed, "deadline")} missed): the defaults were used. `,
+          away ? `While you were away, ${why}. ` : `The deadline passed before you acted (${plural(mine.missed, "deadline")} missed): your seat's default was used. `,
           h(
             "button",
             {
