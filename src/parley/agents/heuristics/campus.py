@@ -22,7 +22,7 @@ from typing import Any
 from parley.games.campus import NOBODY, CampusMap, CampusState, Move, Pass, Phase, Pick
 from parley.kernel import Rules
 
-from ..bots import Decision
+from ..protocol import Decision
 
 LANDMARK = 12.0
 SECTOR = 4.0

@@ -22,8 +22,8 @@ from parley.games.diplomacy.rules import DiplomacyState, OrderSet
 from parley.games.diplomacy.units import UnitKind
 from parley.kernel import Match, Rules
 
-from ..bots import Decision, Reply, Say
 from ..heuristics.diplomacy import DiplomacyHeuristic
+from ..protocol import Decision, Reply, Say
 
 
 class DiplomacyNegotiator:

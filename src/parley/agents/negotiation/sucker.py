@@ -23,8 +23,8 @@ from parley.games.sucker.analysis import Verdict, bargain_report
 from parley.games.sucker.state import SuckerState
 from parley.kernel import Match, Rules
 
-from ..bots import Decision, Reply
 from ..heuristics.sucker import SuckerHeuristic
+from ..protocol import Decision, Reply
 
 
 class SuckerNegotiator:
