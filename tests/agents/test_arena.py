@@ -1,10 +1,9 @@
-"""The arena on the toy games: parallel workers, records, figures, forks and backends."""
+"""The arena on the toy games: workers, records, figures and forks (Ray: test_arena_ray.py)."""
 
 from __future__ import annotations
 
 import json
 import sys
-import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -149,57 +148,13 @@ def test_standings_average_a_bot_over_the_seats_it_fills() -> None:
     assert len(table.history) == 1
 
 
-def test_ray_backend_without_ray_says_how_to_get_it(tmp_path: Path) -> None:
-    config = ArenaConfig(COUNTDOWN, ("random",), 2, out=tmp_path, ray="local")
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        with pytest.raises(ArenaError, match=r"parley-games\[ray\]"):
-            run_arena(config)
-    else:
-        report = run_arena(config)  # a real local Ray, when it happens to be installed
-        assert len(_records(tmp_path)) == 2 and report.summary["backend"] == "ray:local"
-
-
-@pytest.fixture
-def fake_ray(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
-    """A stand-in for the Ray API the arena uses, running tasks inline."""
-    calls: dict[str, Any] = {"init": [], "shutdown": 0, "submitted": 0}
-    module = types.ModuleType("ray")
-
-    class Ref:
-        def __init__(self, value: Any) -> None:
-            self.value = value
-
-    def remote(fn: Any) -> Any:
-        def submit(*args: Any) -> Ref:
-            calls["submitted"] += 1
-            return Ref(fn(*args))
-
-        return types.SimpleNamespace(remote=submit)
-
-    module.is_initialized = lambda: bool(calls["init"]) and not calls["shutdown"]  # type: ignore[attr-defined]
-    module.init = lambda address=None: calls["init"].append(address)  # type: ignore[attr-defined]
-    module.shutdown = lambda: calls.__setitem__("shutdown", calls["shutdown"] + 1)  # type: ignore[attr-defined]
-    module.remote = remote  # type: ignore[attr-defined]
-    module.wait = lambda refs, num_returns=1: (refs[:num_returns], refs[num_returns:])  # type: ignore[attr-defined]
-    module.get = lambda ref: ref.value  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "ray", module)
-    yield calls
-
-
-def test_ray_backend_submits_every_game_and_the_driver_writes_records(
-    tmp_path: Path, fake_ray: dict[str, Any]
+def test_ray_backend_without_ray_says_how_to_get_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = ArenaConfig(
-        COUNTDOWN, ("random", SMART), 5, out=tmp_path, seed=2, ray="ray://head:10001"
-    )
-    report = run_arena(config)
-    assert fake_ray == {"init": ["ray://head:10001"], "shutdown": 1, "submitted": 5}
-    assert len(_records(tmp_path)) == 5
-    run_arena(ArenaConfig(COUNTDOWN, ("random", SMART), 5, out=tmp_path / "l", seed=2))
-    assert _records(tmp_path) == _records(tmp_path / "l")
-    assert report.summary["backend"] == "ray:ray://head:10001"
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the `ray` extra were not installed
+    config = ArenaConfig(COUNTDOWN, ("random",), 2, out=tmp_path, ray=True)
+    with pytest.raises(ArenaError, match=r"pip install 'parley-games\[ray\]'"):
+        run_arena(config)
 
 
 runner = CliRunner()

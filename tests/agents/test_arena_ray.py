@@ -1,0 +1,422 @@
+"""The arena on real Ray: `ray.init()` in this process, and a head and a worker node started
+as separate processes (`ray start`), one of them stopped in the middle of a run.
+
+Bots that must overlap or pause call a loopback HTTP endpoint (`Gate`) once per move, so the
+tests decide when games may go on instead of hoping for timings. Under CI=true a missing
+Ray is a failure; elsewhere the module is skipped with the command that installs it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from parley.agents.arena import ArenaConfig, run_arena
+from parley.agents.arena.play import Progress
+from parley.agents.bots import Decision
+from parley.cli import app
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+try:
+    import ray
+except ImportError:  # pragma: no cover - depends on the environment
+    if IN_CI:
+        raise
+    pytest.skip(
+        "Ray is not installed: pip install -e '.[test,ray]' (scripts/test installs it)",
+        allow_module_level=True,
+    )
+
+pytestmark = pytest.mark.timeout(240)
+
+ROOT = Path(__file__).resolve().parents[2]
+COUNTDOWN = "tests.kernel.toygames:Countdown"
+SMART = "tests.agents.toys:CountdownBot"
+WAITING = "tests.agents.test_arena_ray:WaitingBot"
+GATE_ENV = "PARLEY_TEST_GATE"
+WAIT = 60.0  # the longest any request, node start or stop waits: a failed test ends by itself
+
+
+class WaitingBot:
+    """Plays like `random`, after asking the test's gate whether it may move (once a move)."""
+
+    name = "waiting"
+
+    def __init__(self) -> None:
+        self.game = uuid.uuid4().hex  # one bot instance per game and bot name
+
+    def choose(self, decision: Decision) -> Any:
+        query = urllib.parse.urlencode(
+            {"game": self.game, "pid": os.getpid(), "pgid": os.getpgid(0)}
+        )
+        with urllib.request.urlopen(f"{os.environ[GATE_ENV]}/move?{query}", timeout=WAIT) as r:
+            r.read()
+        return decision.rules.random_action(decision.state, decision.seat, decision.rng)
+
+
+class Gate:
+    """The endpoint the waiting bots call: it holds their requests while it is closed.
+
+    It opens by itself once `barrier` games wait at the same moment, or when the test
+    calls `open()`. The first `free` games of each process group (each Ray node) never wait.
+    """
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.reset(barrier=0, free=10**9)
+        server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        server.daemon_threads = True
+        self.server = server
+        self.url = f"http://127.0.0.1:{server.server_address[1]}"
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def reset(self, *, barrier: int, free: int) -> None:
+        with self.cond:
+            self.barrier, self.free = barrier, free
+            self.opened = barrier == 0 and free >= 10**9
+            self.tripped = False
+            self.games: dict[str, int] = {}  # game -> process group
+            self.pids: set[int] = set()
+            self.waiting: dict[str, int] = {}  # game -> process group, while held
+            self.peak = 0
+
+    def open(self) -> None:
+        with self.cond:
+            self.opened = True
+            self.cond.notify_all()
+
+    def wait_for(self, predicate: Any) -> bool:
+        with self.cond:
+            return self.cond.wait_for(lambda: predicate(self), timeout=WAIT)
+
+    def _request(self, game: str, pid: int, pgid: int) -> None:
+        with self.cond:
+            self.games.setdefault(game, pgid)
+            self.pids.add(pid)
+            mine = [g for g, group in self.games.items() if group == pgid]
+            if mine.index(game) < self.free:
+                return
+            self.waiting[game] = pgid
+            self.peak = max(self.peak, len(self.waiting))
+            if self.barrier and len(self.waiting) >= self.barrier:
+                self.opened = self.tripped = True
+            self.cond.notify_all()
+            self.cond.wait_for(lambda: self.opened, timeout=WAIT)
+            del self.waiting[game]
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        gate = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+                gate._request(query["game"][0], int(query["pid"][0]), int(query["pgid"][0]))
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Length", "2")
+                    self.end_headers()
+                    self.wfile.write(b"ok")
+                except OSError:
+                    pass  # the bot's process was stopped while it waited
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        return Handler
+
+
+@pytest.fixture(scope="module")
+def gate() -> Iterator[Gate]:
+    # Set before any Ray starts: Ray's worker processes inherit the environment.
+    gate = Gate()
+    before = os.environ.get(GATE_ENV)
+    os.environ[GATE_ENV] = gate.url
+    yield gate
+    gate.server.shutdown()
+    if before is None:
+        del os.environ[GATE_ENV]
+    else:
+        os.environ[GATE_ENV] = before
+
+
+def _records(out: Path) -> dict[str, Any]:
+    return {p.name: json.loads(p.read_text()) for p in sorted((out / "games").glob("*.json"))}
+
+
+def _standings(out: Path) -> Any:
+    return json.loads((out / "summary.json").read_text())["standings"]
+
+
+def _local(config: ArenaConfig, out: Path, gate: Gate) -> tuple[dict[str, Any], Any]:
+    """Records and standings of the same run in this process, the gate wide open."""
+    gate.reset(barrier=0, free=10**9)
+    run_arena(ArenaConfig(config.game, config.bots, config.games, 1, config.seed, out=out))
+    return _records(out), _standings(out)
+
+
+# --- Ray in this process ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="class")
+def local_ray(gate: Gate) -> Iterator[None]:
+    # "local": a new Ray here, never a cluster someone else started on this machine.
+    ray.init(
+        address="local",
+        num_cpus=2,
+        object_store_memory=80 * 2**20,
+        include_dashboard=False,
+        logging_level="WARNING",
+    )
+    yield
+    ray.shutdown()
+
+
+@pytest.mark.usefixtures("local_ray")
+class TestInProcess:
+    def test_records_and_ratings_match_local_workers(self, tmp_path: Path, gate: Gate) -> None:
+        config = ArenaConfig(
+            COUNTDOWN, ("random", SMART), 12, seed=3, out=tmp_path / "ray", ray=True
+        )
+        seen: list[tuple[int, int, int]] = []
+
+        def track(state: Progress) -> None:
+            seen.append((state.done, state.in_flight, state.failed))
+
+        report = run_arena(config, on_progress=track)
+        summary = report.summary
+        assert (_records(tmp_path / "ray"), summary["standings"]) == _local(
+            config, tmp_path / "local", gate
+        )
+        assert summary["backend"] == "ray" and summary["workers"] == 2
+        assert summary["retried"] == 0 and summary["games"] == 12
+        nodes = summary["nodes"]
+        assert isinstance(nodes, dict) and sum(nodes.values()) == 12  # type: ignore[arg-type]
+        assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
+        assert seen[-1] == (12, 0, 0)
+        assert max(flight for _, flight, _ in seen) == 2  # one game per worker at a time
+
+    def test_a_worker_plays_many_waiting_games_at_once(self, tmp_path: Path, gate: Gate) -> None:
+        # The gate answers no move until four games wait at once: only one worker holding
+        # one CPU and playing four games concurrently gets past it.
+        gate.reset(barrier=4, free=0)
+        config = ArenaConfig(
+            COUNTDOWN,
+            (WAITING,),
+            4,
+            workers=1,
+            seed=5,
+            out=tmp_path / "ray",
+            ray=True,
+            concurrency=4,
+        )
+        report = run_arena(config)
+        assert gate.tripped and gate.peak == 4 and len(gate.pids) == 1
+        assert report.summary["workers"] == 1 and report.summary["concurrency"] == 4
+        records, _ = _local(config, tmp_path / "local", gate)
+        assert _records(tmp_path / "ray") == records
+
+    def test_cli_shows_progress_and_where_games_ran(self, tmp_path: Path) -> None:
+        out = tmp_path / "cli"
+        result = CliRunner().invoke(
+            app,
+            [
+                "arena",
+                COUNTDOWN,
+                "--bots",
+                f"random,{SMART}",
+                "--games",
+                "4",
+                "--out",
+                str(out),
+                "--ray",
+            ],
+        )
+        assert result.exit_code == 0, result.output
+        assert "4/4" in result.output and "0 in flight, 0 failed" in result.output
+        assert "On ray: 2 workers; games per node: 4; 0 games played again" in result.output
+        assert len(_records(out)) == 4
+
+
+def test_concurrency_needs_ray(tmp_path: Path) -> None:
+    from parley.agents.arena import ArenaError
+
+    with pytest.raises(ArenaError, match="--concurrency applies to Ray workers"):
+        run_arena(ArenaConfig(COUNTDOWN, ("random",), 2, out=tmp_path, concurrency=3))
+    assert not (tmp_path / "games").exists()
+
+
+# --- A head and a worker node, as separate processes --------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _members(pgid: int) -> list[int]:
+    """Live (not zombie) processes of a process group."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def _stop(pgid: int) -> None:
+    """Stop one node: every process `ray start` left in its own process group, and no other."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pgid, sig)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + 15
+        while _members(pgid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if not _members(pgid):
+            return
+
+
+@dataclass
+class Cluster:
+    address: str
+    head: int  # process group of the head node's processes
+    worker: int  # and of the worker node's
+
+
+@contextmanager
+def _cluster(gate: Gate) -> Iterator[Cluster]:
+    ray_bin = Path(sys.executable).with_name("ray")
+    # Socket paths live under the temp dir and must stay short.
+    temp = tempfile.mkdtemp(prefix="prl-", dir="/tmp")
+    port = _free_port()
+    env = {
+        **os.environ,
+        GATE_ENV: gate.url,
+        "RAY_USAGE_STATS_ENABLED": "0",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    common = ["--num-cpus=1", f"--object-store-memory={80 * 2**20}", "--node-ip-address=127.0.0.1"]
+    groups: list[int] = []
+
+    def start(*args: str) -> int:
+        node = subprocess.Popen(
+            [str(ray_bin), "start", *args, *common],
+            env=env,
+            cwd=temp,
+            start_new_session=True,  # its own process group, so teardown stops exactly it
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        groups.append(node.pid)
+        output, _ = node.communicate(timeout=WAIT)
+        assert node.returncode == 0, output.decode(errors="replace")
+        return node.pid
+
+    try:
+        head = start(
+            "--head",
+            f"--port={port}",
+            f"--temp-dir={temp}",
+            "--include-dashboard=false",
+            "--disable-usage-stats",
+        )
+        worker = start(f"--address=127.0.0.1:{port}")
+        yield Cluster(f"127.0.0.1:{port}", head, worker)
+    finally:
+        for group in reversed(groups):
+            _stop(group)
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_a_head_and_a_worker_node_share_a_tournament(tmp_path: Path, gate: Gate) -> None:
+    # No move until both workers hold a game: each node plays at least one.
+    gate.reset(barrier=2, free=0)
+    config = ArenaConfig(COUNTDOWN, (WAITING, SMART), 10, seed=11, out=tmp_path / "ray")
+    with _cluster(gate) as cluster:
+        report = run_arena(
+            ArenaConfig(
+                config.game,
+                config.bots,
+                config.games,
+                seed=config.seed,
+                out=config.out,
+                ray_address=cluster.address,
+            )
+        )
+        groups = set(gate.games.values())
+        assert groups == {cluster.head, cluster.worker}
+    summary = report.summary
+    assert gate.tripped and summary["workers"] == 2 and summary["retried"] == 0
+    assert summary["backend"] == f"ray:{cluster.address}"
+    nodes = summary["nodes"]
+    assert isinstance(nodes, dict) and len(nodes) == 2 and sum(nodes.values()) == 10  # type: ignore[arg-type]
+    records, standings = _local(config, tmp_path / "local", gate)
+    assert _records(tmp_path / "ray") == records and summary["standings"] == standings
+
+
+def test_a_worker_node_stopped_mid_run_loses_no_finished_game(tmp_path: Path, gate: Gate) -> None:
+    # Each node plays its first game freely; every later game waits at its first move.
+    # Once the worker node's second game waits, the node is stopped and the gate opened:
+    # two games are finished, the worker's waiting one is lost and must be played again.
+    gate.reset(barrier=0, free=1)
+    config = ArenaConfig(COUNTDOWN, (WAITING,), 8, seed=13, out=tmp_path / "ray")
+    seen: list[Progress] = []
+    with _cluster(gate) as cluster:
+
+        def stop_worker_when_its_second_game_waits() -> None:
+            if gate.wait_for(lambda g: cluster.worker in g.waiting.values()):
+                _stop(cluster.worker)
+            gate.open()
+
+        stopper = threading.Thread(target=stop_worker_when_its_second_game_waits)
+        stopper.start()
+        report = run_arena(
+            ArenaConfig(
+                config.game,
+                config.bots,
+                config.games,
+                workers=2,
+                seed=config.seed,
+                out=config.out,
+                ray_address=cluster.address,
+            ),
+            on_progress=lambda state: seen.append(
+                Progress(state.total, done=state.done, failed=state.failed)
+            ),
+        )
+        stopper.join(WAIT)
+        played = dict(gate.games)
+    summary = report.summary
+    assert summary["retried"] == 1 and summary["games"] == 8
+    assert seen[-1].failed == 1 and seen[-1].done == 8
+    # Eight games and one replay: no finished game was played twice.
+    assert len(played) == 9
+    assert sum(1 for group in played.values() if group == cluster.worker) == 2
+    records, standings = _local(config, tmp_path / "local", gate)
+    assert _records(tmp_path / "ray") == records and summary["standings"] == standings
