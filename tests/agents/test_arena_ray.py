@@ -67,7 +67,7 @@ class WaitingBot:
 
     def choose(self, decision: Decision) -> Any:
         query = urllib.parse.urlencode(
-            {"game": self.game, "pid": os.getpid(), "pgid": os.getpgid(0)}
+            {"game": self.game, "pid": os.getpid(), "parent": os.getppid()}
         )
         with urllib.request.urlopen(f"{os.environ[GATE_ENV]}/move?{query}", timeout=WAIT) as r:
             r.read()
@@ -78,7 +78,9 @@ class Gate:
     """The endpoint the waiting bots call: it holds their requests while it is closed.
 
     It opens by itself once `barrier` games wait at the same moment, or when the test
-    calls `open()`. The first `free` games of each process group (each Ray node) never wait.
+    calls `open()`. The first `free` games of each node never wait. A node is known by the
+    process group of the bot's parent: a Ray worker process is the child of its node's
+    raylet, which `ray start` left in the node's process group.
     """
 
     def __init__(self) -> None:
@@ -130,7 +132,8 @@ class Gate:
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
-                gate._request(query["game"][0], int(query["pid"][0]), int(query["pgid"][0]))
+                pid, parent = int(query["pid"][0]), int(query["parent"][0])
+                gate._request(query["game"][0], pid, _group(parent))
                 try:
                     self.send_response(200)
                     self.send_header("Content-Length", "2")
@@ -145,18 +148,36 @@ class Gate:
         return Handler
 
 
+@contextmanager
+def _environment(**values: str) -> Iterator[None]:
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ray_auth() -> Iterator[None]:
+    # The same mode for every Ray here (in-process, nodes, drivers), given in the environment
+    # before any starts: Ray's default for a new cluster is a token it writes to ~/.ray, which
+    # the test must not leave behind. These clusters listen on loopback for seconds.
+    with _environment(RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0"):
+        yield
+
+
 @pytest.fixture(scope="module")
 def gate() -> Iterator[Gate]:
     # Set before any Ray starts: Ray's worker processes inherit the environment.
     gate = Gate()
-    before = os.environ.get(GATE_ENV)
-    os.environ[GATE_ENV] = gate.url
-    yield gate
+    with _environment(**{GATE_ENV: gate.url}):
+        yield gate
     gate.server.shutdown()
-    if before is None:
-        del os.environ[GATE_ENV]
-    else:
-        os.environ[GATE_ENV] = before
 
 
 def _records(out: Path) -> dict[str, Any]:
@@ -180,15 +201,18 @@ def _local(config: ArenaConfig, out: Path, gate: Gate) -> tuple[dict[str, Any], 
 @pytest.fixture(scope="class")
 def local_ray(gate: Gate) -> Iterator[None]:
     # "local": a new Ray here, never a cluster someone else started on this machine.
+    temp = tempfile.mkdtemp(prefix="prl-", dir="/tmp")  # socket paths must stay short
     ray.init(
         address="local",
         num_cpus=2,
         object_store_memory=80 * 2**20,
         include_dashboard=False,
         logging_level="WARNING",
+        _temp_dir=temp,
     )
     yield
     ray.shutdown()
+    shutil.rmtree(temp, ignore_errors=True)
 
 
 @pytest.mark.usefixtures("local_ray")
@@ -275,12 +299,24 @@ def _free_port() -> int:
         return port
 
 
+def _stat(pid: int) -> list[str]:
+    """State, parent, process group, ... of a process, from /proc."""
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+
+
+def _group(pid: int) -> int:
+    try:
+        return int(_stat(pid)[2])
+    except OSError:
+        return -1  # gone already
+
+
 def _members(pgid: int) -> list[int]:
     """Live (not zombie) processes of a process group."""
     pids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rpartition(")")[2].split()
+            fields = _stat(int(stat.parent.name))
         except OSError:
             continue
         if int(fields[2]) == pgid and fields[0] != "Z":
@@ -318,7 +354,6 @@ def _cluster(gate: Gate) -> Iterator[Cluster]:
     env = {
         **os.environ,
         GATE_ENV: gate.url,
-        "RAY_USAGE_STATS_ENABLED": "0",
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
     }
     common = ["--num-cpus=1", f"--object-store-memory={80 * 2**20}", "--node-ip-address=127.0.0.1"]
