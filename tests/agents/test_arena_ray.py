@@ -23,7 +23,6 @@ import urllib.request
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -326,86 +325,90 @@ def _members(pgid: int) -> list[int]:
 
 def _stop(pgid: int) -> None:
     """Stop one node: every process `ray start` left in its own process group, and no other."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    for sig, grace in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
         try:
             os.killpg(pgid, sig)
         except ProcessLookupError:
             return
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + grace
         while _members(pgid) and time.monotonic() < deadline:
-            time.sleep(0.2)
+            time.sleep(0.1)
         if not _members(pgid):
             return
 
 
-@dataclass
 class Cluster:
-    address: str
-    head: int  # process group of the head node's processes
-    worker: int  # and of the worker node's
+    """A Ray head node on this machine, and the nodes that join it, one CPU each."""
 
+    def __init__(self, gate: Gate) -> None:
+        self.ray = Path(sys.executable).with_name("ray")
+        self.temp = tempfile.mkdtemp(prefix="prl-", dir="/tmp")  # socket paths stay short
+        self.address = f"127.0.0.1:{_free_port()}"
+        self.env = {
+            **os.environ,
+            GATE_ENV: gate.url,
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        }
+        self.nodes: list[int] = []  # the process group of each node's processes
+        self.worker = 0
+        self.head = self.start(
+            "--head",
+            f"--port={self.address.rpartition(':')[2]}",
+            f"--temp-dir={self.temp}",
+            "--include-dashboard=false",
+            "--disable-usage-stats",
+        )
 
-@contextmanager
-def _cluster(gate: Gate) -> Iterator[Cluster]:
-    ray_bin = Path(sys.executable).with_name("ray")
-    # Socket paths live under the temp dir and must stay short.
-    temp = tempfile.mkdtemp(prefix="prl-", dir="/tmp")
-    port = _free_port()
-    env = {
-        **os.environ,
-        GATE_ENV: gate.url,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-    }
-    common = ["--num-cpus=1", f"--object-store-memory={80 * 2**20}", "--node-ip-address=127.0.0.1"]
-    groups: list[int] = []
-
-    def start(*args: str) -> int:
+    def start(self, *args: str) -> int:
+        """Start a node (by default a worker joining the head); its process group."""
+        where = args or (f"--address={self.address}",)
+        small = ("--num-cpus=1", f"--object-store-memory={80 * 2**20}")
         node = subprocess.Popen(
-            [str(ray_bin), "start", *args, *common],
-            env=env,
-            cwd=temp,
-            start_new_session=True,  # its own process group, so teardown stops exactly it
+            [str(self.ray), "start", *where, *small, "--node-ip-address=127.0.0.1"],
+            env=self.env,
+            cwd=self.temp,
+            start_new_session=True,  # its own process group, so stopping it stops exactly it
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
-        groups.append(node.pid)
+        self.nodes.append(node.pid)
         output, _ = node.communicate(timeout=WAIT)
         assert node.returncode == 0, output.decode(errors="replace")
         return node.pid
 
-    try:
-        head = start(
-            "--head",
-            f"--port={port}",
-            f"--temp-dir={temp}",
-            "--include-dashboard=false",
-            "--disable-usage-stats",
-        )
-        worker = start(f"--address=127.0.0.1:{port}")
-        yield Cluster(f"127.0.0.1:{port}", head, worker)
-    finally:
-        for group in reversed(groups):
+    def stop(self) -> None:
+        for group in reversed(self.nodes):
             _stop(group)
-        shutil.rmtree(temp, ignore_errors=True)
+        shutil.rmtree(self.temp, ignore_errors=True)
 
 
-def test_a_head_and_a_worker_node_share_a_tournament(tmp_path: Path, gate: Gate) -> None:
+@pytest.fixture(scope="module")
+def cluster(gate: Gate) -> Iterator[Cluster]:
+    cluster = Cluster(gate)
+    try:
+        cluster.worker = cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def test_a_head_and_a_worker_node_share_a_tournament(
+    tmp_path: Path, gate: Gate, cluster: Cluster
+) -> None:
     # No move until both workers hold a game: each node plays at least one.
     gate.reset(barrier=2, free=0)
     config = ArenaConfig(COUNTDOWN, (WAITING, SMART), 10, seed=11, out=tmp_path / "ray")
-    with _cluster(gate) as cluster:
-        report = run_arena(
-            ArenaConfig(
-                config.game,
-                config.bots,
-                config.games,
-                seed=config.seed,
-                out=config.out,
-                ray_address=cluster.address,
-            )
+    report = run_arena(
+        ArenaConfig(
+            config.game,
+            config.bots,
+            config.games,
+            seed=config.seed,
+            out=config.out,
+            ray_address=cluster.address,
         )
-        groups = set(gate.games.values())
-        assert groups == {cluster.head, cluster.worker}
+    )
+    assert set(gate.games.values()) == {cluster.head, cluster.worker}
     summary = report.summary
     assert gate.tripped and summary["workers"] == 2 and summary["retried"] == 0
     assert summary["backend"] == f"ray:{cluster.address}"
@@ -415,28 +418,32 @@ def test_a_head_and_a_worker_node_share_a_tournament(tmp_path: Path, gate: Gate)
     assert _records(tmp_path / "ray") == records and summary["standings"] == standings
 
 
-def test_a_worker_node_stopped_mid_run_loses_no_finished_game(tmp_path: Path, gate: Gate) -> None:
-    # Each node plays its first game freely; every later game waits at its first move.
-    # Once the worker node's second game waits, the node is stopped and the gate opened:
-    # two games are finished, the worker's waiting one is lost and must be played again.
+def test_a_node_stopped_mid_run_loses_no_finished_game(
+    tmp_path: Path, gate: Gate, cluster: Cluster
+) -> None:
+    # A third node joins for this test. Each node plays its first game freely; every later
+    # game waits at its first move. Once the new node's second game waits, that node is
+    # stopped and the gate opened: its first game is finished and must stay so, its waiting
+    # game is lost and must be played again elsewhere.
+    doomed = cluster.start()
     gate.reset(barrier=0, free=1)
     config = ArenaConfig(COUNTDOWN, (WAITING,), 8, seed=13, out=tmp_path / "ray")
     seen: list[Progress] = []
-    with _cluster(gate) as cluster:
 
-        def stop_worker_when_its_second_game_waits() -> None:
-            if gate.wait_for(lambda g: cluster.worker in g.waiting.values()):
-                _stop(cluster.worker)
-            gate.open()
+    def stop_the_node_when_its_second_game_waits() -> None:
+        if gate.wait_for(lambda g: doomed in g.waiting.values()):
+            _stop(doomed)
+        gate.open()
 
-        stopper = threading.Thread(target=stop_worker_when_its_second_game_waits)
-        stopper.start()
+    stopper = threading.Thread(target=stop_the_node_when_its_second_game_waits)
+    stopper.start()
+    try:
         report = run_arena(
             ArenaConfig(
                 config.game,
                 config.bots,
                 config.games,
-                workers=2,
+                workers=3,
                 seed=config.seed,
                 out=config.out,
                 ray_address=cluster.address,
@@ -445,13 +452,18 @@ def test_a_worker_node_stopped_mid_run_loses_no_finished_game(tmp_path: Path, ga
                 Progress(state.total, done=state.done, failed=state.failed)
             ),
         )
+    finally:
+        gate.open()
         stopper.join(WAIT)
-        played = dict(gate.games)
+        _stop(doomed)
+    played = dict(gate.games)
     summary = report.summary
     assert summary["retried"] == 1 and summary["games"] == 8
     assert seen[-1].failed == 1 and seen[-1].done == 8
     # Eight games and one replay: no finished game was played twice.
     assert len(played) == 9
-    assert sum(1 for group in played.values() if group == cluster.worker) == 2
+    assert sum(1 for group in played.values() if group == doomed) == 2
+    nodes = summary["nodes"]
+    assert isinstance(nodes, dict) and len(nodes) == 3 and sum(nodes.values()) == 8  # type: ignore[arg-type]
     records, standings = _local(config, tmp_path / "local", gate)
     assert _records(tmp_path / "ray") == records and summary["standings"] == standings
