@@ -39,8 +39,16 @@ def test_two_workers_play_every_game_and_the_figures_add_up(tmp_path: Path) -> N
     out = tmp_path / "two"
     config = ArenaConfig(COUNTDOWN, ("random", SMART), games=40, workers=2, seed=7, out=out)
     seen: list[int] = []
-    run_arena(config, lambda r: seen.append(r.index))
+    states: list[tuple[int, int, int]] = []
+    run_arena(
+        config,
+        lambda r: seen.append(r.index),
+        lambda p: states.append((p.done, p.in_flight, p.failed)),
+    )
     assert sorted(seen) == list(range(40))
+    # The progress bar's figures: done only grows, never more games at once than workers.
+    assert [s[0] for s in states] == sorted(s[0] for s in states)
+    assert max(s[1] for s in states) == 2 and states[-1] == (40, 0, 0)
     records = _records(out)
     assert len(records) == 40
     rules = Countdown()
