@@ -73,6 +73,13 @@ class WaitingBot:
         return decision.rules.random_action(decision.state, decision.seat, decision.rng)
 
 
+class CrashingBot:
+    name = "crashing"
+
+    def choose(self, decision: Decision) -> Any:
+        raise RuntimeError("the bot's own bug")
+
+
 class Gate:
     """The endpoint the waiting bots call: it holds their requests while it is closed.
 
@@ -201,17 +208,19 @@ def _local(config: ArenaConfig, out: Path, gate: Gate) -> tuple[dict[str, Any], 
 def local_ray(gate: Gate) -> Iterator[None]:
     # "local": a new Ray here, never a cluster someone else started on this machine.
     temp = tempfile.mkdtemp(prefix="prl-", dir="/tmp")  # socket paths must stay short
-    ray.init(
-        address="local",
-        num_cpus=2,
-        object_store_memory=80 * 2**20,
-        include_dashboard=False,
-        logging_level="WARNING",
-        _temp_dir=temp,
-    )
-    yield
-    ray.shutdown()
-    shutil.rmtree(temp, ignore_errors=True)
+    try:
+        ray.init(
+            address="local",
+            num_cpus=2,
+            object_store_memory=80 * 2**20,
+            include_dashboard=False,
+            logging_level="WARNING",
+            _temp_dir=temp,
+        )
+        yield
+    finally:
+        ray.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 @pytest.mark.usefixtures("local_ray")
@@ -257,6 +266,12 @@ class TestInProcess:
         assert report.summary["workers"] == 1 and report.summary["concurrency"] == 4
         records, _ = _local(config, tmp_path / "local", gate)
         assert _records(tmp_path / "ray") == records
+
+    def test_a_bot_that_crashes_stops_the_run_with_its_error(self, tmp_path: Path) -> None:
+        # A bug is not a lost worker: it is reported, not retried.
+        bot = "tests.agents.test_arena_ray:CrashingBot"
+        with pytest.raises(RuntimeError, match="the bot's own bug"):
+            run_arena(ArenaConfig(COUNTDOWN, (bot,), 3, out=tmp_path, ray=True))
 
     def test_cli_shows_progress_and_where_games_ran(self, tmp_path: Path) -> None:
         out = tmp_path / "cli"
@@ -350,8 +365,10 @@ class Cluster:
             "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
         }
         self.nodes: list[int] = []  # the process group of each node's processes
-        self.worker = 0
-        self.head = self.start(
+        self.head = self.worker = 0
+
+    def start_head(self) -> int:
+        return self.start(
             "--head",
             f"--port={self.address.rpartition(':')[2]}",
             f"--temp-dir={self.temp}",
@@ -386,6 +403,7 @@ class Cluster:
 def cluster(gate: Gate) -> Iterator[Cluster]:
     cluster = Cluster(gate)
     try:
+        cluster.head = cluster.start_head()
         cluster.worker = cluster.start()
         yield cluster
     finally:

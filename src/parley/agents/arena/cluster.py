@@ -10,6 +10,7 @@ deterministic, so the retry's record is the one the lost attempt would have prod
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections import deque
@@ -71,13 +72,19 @@ def execute_on_ray(
     ray = import_ray()
     started_here = not ray.is_initialized()
     if started_here:
-        ray.init(address=config.ray_address, logging_level=logging.WARNING)
+        try:
+            ray.init(address=config.ray_address, logging_level=logging.WARNING)
+        except (ConnectionError, RuntimeError, ValueError) as err:
+            where = config.ray_address or "the address ray.init() finds"
+            raise ArenaError(f"cannot start or reach Ray at {where}: {err}") from None
     workers: list[_Worker] = []
     try:
         yield from _play(ray, config, tasks, progress, notify, workers)
     finally:
         for worker in workers:
-            ray.kill(worker.handle, no_restart=True)
+            # The worker, or the connection to the cluster, may be gone already.
+            with contextlib.suppress(Exception):
+                ray.kill(worker.handle, no_restart=True)
         if started_here:
             ray.shutdown()
 
