@@ -190,6 +190,11 @@ def _records(out: Path) -> dict[str, Any]:
     return {p.name: json.loads(p.read_text()) for p in sorted((out / "games").glob("*.json"))}
 
 
+def _results(out: Path) -> list[dict[str, Any]]:
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    return [{k: v for k, v in line.items() if k not in ("seconds", "record")} for line in lines]
+
+
 def _standings(out: Path) -> Any:
     return json.loads((out / "summary.json").read_text())["standings"]
 
@@ -226,8 +231,10 @@ def local_ray(gate: Gate) -> Iterator[None]:
 @pytest.mark.usefixtures("local_ray")
 class TestInProcess:
     def test_records_and_ratings_match_local_workers(self, tmp_path: Path, gate: Gate) -> None:
+        # No move until both workers hold a game, so the two really play side by side.
+        gate.reset(barrier=2, free=0)
         config = ArenaConfig(
-            COUNTDOWN, ("random", SMART), 12, seed=3, out=tmp_path / "ray", ray=True
+            COUNTDOWN, (WAITING, SMART), 12, seed=3, out=tmp_path / "ray", ray=True
         )
         seen: list[tuple[int, int, int]] = []
 
@@ -235,6 +242,7 @@ class TestInProcess:
             seen.append((state.done, state.in_flight, state.failed))
 
         report = run_arena(config, on_progress=track)
+        assert gate.tripped
         summary = report.summary
         assert (_records(tmp_path / "ray"), summary["standings"]) == _local(
             config, tmp_path / "local", gate
@@ -246,6 +254,10 @@ class TestInProcess:
         assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
         assert seen[-1] == (12, 0, 0)
         assert max(flight for _, flight, _ in seen) == 2  # one game per worker at a time
+        # The per-game lines and the plot too, but for each game's time and record path.
+        assert _results(tmp_path / "ray") == _results(tmp_path / "local")
+        png = (tmp_path / "ray" / "ratings.png").read_bytes()
+        assert png == (tmp_path / "local" / "ratings.png").read_bytes()
 
     def test_a_worker_plays_many_waiting_games_at_once(self, tmp_path: Path, gate: Gate) -> None:
         # The gate answers no move until four games wait at once: only one worker holding
