@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from parley.agents.arena import ArenaConfig, run_arena
+from parley.agents.arena import ArenaConfig, ArenaError, run_arena
 from parley.agents.arena.play import Progress
 from parley.agents.bots import Decision
 from parley.cli import app
@@ -78,6 +78,15 @@ class CrashingBot:
 
     def choose(self, decision: Decision) -> Any:
         raise RuntimeError("the bot's own bug")
+
+
+class ExitingBot:
+    """Ends the process it plays in, as a bot that crashes or runs out of memory would."""
+
+    name = "exiting"
+
+    def choose(self, decision: Decision) -> Any:
+        os._exit(3)
 
 
 class Gate:
@@ -285,6 +294,17 @@ class TestInProcess:
         with pytest.raises(RuntimeError, match="the bot's own bug"):
             run_arena(ArenaConfig(COUNTDOWN, (bot,), 3, out=tmp_path, ray=True))
 
+    def test_a_game_that_keeps_killing_its_worker_is_given_up(self, tmp_path: Path) -> None:
+        # Lost workers are retried, but not without end: the third loss stops the run.
+        bot = "tests.agents.test_arena_ray:ExitingBot"
+        states: list[int] = []
+        with pytest.raises(ArenaError, match="game 0 was lost with its worker 3 times"):
+            run_arena(
+                ArenaConfig(COUNTDOWN, (bot,), 1, workers=1, out=tmp_path, ray=True),
+                on_progress=lambda state: states.append(state.failed),
+            )
+        assert states[-1] == 3 and not list((tmp_path / "games").glob("*.json"))
+
     def test_cli_shows_progress_and_where_games_ran(self, tmp_path: Path) -> None:
         out = tmp_path / "cli"
         result = CliRunner().invoke(
@@ -308,8 +328,6 @@ class TestInProcess:
 
 
 def test_concurrency_needs_ray(tmp_path: Path) -> None:
-    from parley.agents.arena import ArenaError
-
     with pytest.raises(ArenaError, match="--concurrency applies to Ray workers"):
         run_arena(ArenaConfig(COUNTDOWN, ("random",), 2, out=tmp_path, concurrency=3))
     assert not (tmp_path / "games").exists()

@@ -25,6 +25,9 @@ from .run import ArenaConfig, ArenaError
 # played (a cluster short of CPUs, or every node lost): then the run stops with an error.
 START_TIMEOUT = 120.0
 POLL = 1.0  # seconds per wait on the cluster, so the stall check runs while nothing arrives
+# A game lost with its worker this many times is not tried again: something in it (a bot
+# that crashes its process or exhausts memory) kills workers, and would go on doing so.
+MAX_LOSSES = 3
 
 
 class Player:
@@ -122,6 +125,8 @@ def _play(
     progress.workers = count
     queue = deque(tasks)
     running: dict[Any, tuple[_Worker, GameTask]] = {}
+    losses: dict[int, int] = {}  # game index -> attempts lost with their worker
+    failed_starts = 0  # workers that died before playing, since one last came up
     waiting_since: float | None = None
     while queue or running:
         for worker in workers:
@@ -151,7 +156,14 @@ def _play(
             worker = starting[ref]
             try:
                 worker.node = ray.get(ref)
-            except RayActorError:
+                failed_starts = 0
+            except RayActorError as err:
+                failed_starts += 1
+                if failed_starts > MAX_LOSSES * count:
+                    raise ArenaError(
+                        f"Ray workers die as they start ({failed_starts} in a row; is Parley "
+                        f"installed on every node?): {_first_line(err)}"
+                    ) from None
                 retire(worker)
             continue
         worker, task = running.pop(ref)
@@ -160,8 +172,17 @@ def _play(
             result: GameResult = ray.get(ref)
         except (RayActorError, ObjectLostError) as err:
             # The game's worker or its result went with a node: play the game again.
-            queue.appendleft(task)
             progress.failed += 1
+            progress.in_flight = len(running)
+            notify()
+            losses[task.index] = losses.get(task.index, 0) + 1
+            if losses[task.index] >= MAX_LOSSES:
+                raise ArenaError(
+                    f"game {task.index} was lost with its worker {MAX_LOSSES} times (a bot "
+                    f"that crashes its process or runs out of memory?); {progress.done} "
+                    f"games finished and written: {_first_line(err)}"
+                ) from None
+            queue.appendleft(task)
             if isinstance(err, RayActorError):
                 retire(worker)
             continue
@@ -169,3 +190,8 @@ def _play(
         progress.nodes[node] = progress.nodes.get(node, 0) + 1
         progress.in_flight = len(running)
         yield result
+
+
+def _first_line(err: Exception) -> str:
+    """Ray's errors run to many lines; the first says what happened."""
+    return next(iter(str(err).strip().splitlines()), type(err).__name__)
