@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from parley.agents.arena import (
     play_game,
     run_arena,
 )
+from parley.agents.bots import Decision
 from parley.cli import app
 from parley.kernel import BadOptions, load_record, replay
 
@@ -146,6 +148,51 @@ def test_a_bot_answering_illegally_gets_the_default_and_is_counted(tmp_path: Pat
     assert isinstance(errors, dict) and errors["tests.agents.test_arena:_BrokenBot"] > 0
     record = load_record(Path(report.results[0].path or "").read_text())
     assert any(e.get("auto") for e in record["entries"])
+
+
+class _CrashOnceBot:
+    """Ends the process it plays in, the first time any copy of it is asked to move."""
+
+    name = "crash-once"
+
+    def choose(self, decision: Decision) -> Any:
+        try:
+            Path(os.environ[CRASH_MARKER]).touch(exist_ok=False)  # only one copy creates it
+        except FileExistsError:
+            return decision.rules.random_action(decision.state, decision.seat, decision.rng)
+        os._exit(3)
+
+
+CRASH_MARKER = "PARLEY_TEST_CRASH_MARKER"
+CRASH_ONCE = "tests.agents.test_arena:_CrashOnceBot"
+
+
+def test_games_lost_with_a_dead_worker_process_are_played_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CRASH_MARKER, str(tmp_path / "crashed"))
+    failed: list[int] = []
+    config = ArenaConfig(COUNTDOWN, (CRASH_ONCE, "random"), 6, 2, seed=9, out=tmp_path / "two")
+    report = run_arena(config, on_progress=lambda p: failed.append(p.failed))
+    # The dead worker's game, and the other worker's if it was still playing.
+    assert report.summary["retried"] in (1, 2) and failed[-1] == report.summary["retried"]
+    assert (tmp_path / "crashed").exists() and len(report.results) == 6
+    # The marker is there now: the same run in this process does not crash.
+    run_arena(ArenaConfig(COUNTDOWN, (CRASH_ONCE, "random"), 6, 1, seed=9, out=tmp_path / "one"))
+    assert _records(tmp_path / "two") == _records(tmp_path / "one")
+
+
+class _ExitingBot:
+    name = "exiting"
+
+    def choose(self, decision: Decision) -> Any:
+        os._exit(3)
+
+
+def test_a_game_that_keeps_killing_its_worker_process_is_given_up(tmp_path: Path) -> None:
+    bot = "tests.agents.test_arena:_ExitingBot"
+    with pytest.raises(ArenaError, match="lost with its worker 3 times"):
+        run_arena(ArenaConfig(COUNTDOWN, (bot,), 2, 2, out=tmp_path))
 
 
 def test_standings_average_a_bot_over_the_seats_it_fills() -> None:

@@ -19,15 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .play import GameResult, GameTask, Progress, play_game
-from .run import ArenaConfig, ArenaError
+from .run import MAX_LOSSES, ArenaConfig, ArenaError
 
 # How long the driver waits for a worker to come up when none is ready and no game is being
 # played (a cluster short of CPUs, or every node lost): then the run stops with an error.
 START_TIMEOUT = 120.0
 POLL = 1.0  # seconds per wait on the cluster, so the stall check runs while nothing arrives
-# A game lost with its worker this many times is not tried again: something in it (a bot
-# that crashes its process or exhausts memory) kills workers, and would go on doing so.
-MAX_LOSSES = 3
 
 
 class Player:

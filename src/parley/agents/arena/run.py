@@ -11,6 +11,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,9 @@ from .ratings import Standings
 from .report import PLOT, plot_ratings, write_results, write_summary
 
 GAMES_DIR = "games"
+# A game lost with its worker this many times is not tried again: something in it (a bot
+# that crashes its process or exhausts memory) kills workers, and would go on doing so.
+MAX_LOSSES = 3
 
 
 class ArenaError(ParleyError):
@@ -230,24 +234,69 @@ def _execute(
             progress.in_flight = 0
             yield result
         return
+    yield from _execute_pool(workers, tasks, progress, notify)
+
+
+def _execute_pool(
+    workers: int,
+    tasks: Sequence[GameTask],
+    progress: Progress,
+    notify: Callable[[], None],
+) -> Iterator[GameResult]:
+    """Play on local worker processes; games lost with a dead worker are played again."""
     # Spawned workers import parley afresh: no state leaks from the parent, and it works
     # the same on every platform. Only as many games as workers are handed out at once, so
     # the games in flight are the games being played.
     queue = deque(tasks)
-    running: set[Future[GameResult]] = set()
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    running: dict[Future[GameResult], GameTask] = {}
+    losses: dict[int, int] = {}
+    pool: ProcessPoolExecutor | None = None
     try:
         while queue or running:
+            if pool is None:
+                pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
             while queue and len(running) < workers:
-                running.add(pool.submit(play_game, queue.popleft()))
+                task = queue.popleft()
+                running[pool.submit(play_game, task)] = task
             progress.in_flight = len(running)
             notify()
-            finished, running = wait(running, return_when=FIRST_COMPLETED)
-            progress.in_flight = len(running)
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            lost: list[GameTask] = []
             for future in finished:
-                yield future.result()
+                task = running.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    lost.append(task)
+                    continue
+                progress.in_flight = len(running)
+                yield result
+            if not lost:
+                continue
+            # A worker process died (killed, crashed, out of memory): the pool is broken and
+            # every game still in it is lost, but for those that finished just before. Start
+            # a new pool and play the lost games again.
+            pool.shutdown(wait=True, cancel_futures=True)
+            for future, task in running.items():
+                if not future.cancelled() and future.exception() is None:
+                    yield future.result()
+                else:
+                    lost.append(task)
+            running.clear()
+            pool = None
+            for task in sorted(lost, key=lambda t: t.index, reverse=True):
+                losses[task.index] = losses.get(task.index, 0) + 1
+                if losses[task.index] >= MAX_LOSSES:
+                    raise ArenaError(
+                        f"game {task.index} was lost with its worker {MAX_LOSSES} times (a "
+                        f"bot that crashes its process or runs out of memory?); "
+                        f"{progress.done} games finished and written"
+                    )
+                queue.appendleft(task)
+            progress.failed += len(lost)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _summary(
@@ -278,9 +327,9 @@ def _summary(
         "standings": table.to_json(),
         "records": GAMES_DIR,
     }
+    out["retried"] = progress.failed
     if config.on_ray:
         out["concurrency"] = config.concurrency
-        out["retried"] = progress.failed
         out["nodes"] = dict(sorted(progress.nodes.items()))
     if config.fork is not None:
         out["forked_from"] = {"record": config.fork.source, "at": config.fork.at}
