@@ -210,6 +210,7 @@ def test_ray_backend_without_ray_says_how_to_get_it(
     config = ArenaConfig(COUNTDOWN, ("random",), 2, out=tmp_path, ray=True)
     with pytest.raises(ArenaError, match=r"pip install 'parley-games\[ray\]'"):
         run_arena(config)
+    assert not (tmp_path / "games").exists()
 
 
 runner = CliRunner()

@@ -108,6 +108,10 @@ def plan(config: ArenaConfig) -> list[GameTask]:
         )
     if not config.bots:
         raise ArenaError("name at least one bot (--bots)")
+    if config.on_ray:
+        from .cluster import import_ray
+
+        import_ray()  # says how to install Ray when it is missing, before anything is made
     rules = resolve_rules(config.game)
     spec = rules.spec
     options: dict[str, Any]
