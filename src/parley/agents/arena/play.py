@@ -126,6 +126,18 @@ class GameResult:
         }
 
 
+@dataclass(slots=True)
+class Progress:
+    """Where a run stands, as a progress bar shows it; updated by whichever backend plays."""
+
+    total: int
+    workers: int = 0  # processes playing games (worker processes or Ray actors)
+    done: int = 0
+    in_flight: int = 0
+    failed: int = 0  # attempts lost with their worker; each such game was played again
+    nodes: dict[str, int] = field(default_factory=dict)  # Ray: finished games per node id
+
+
 def record_name(index: int) -> str:
     return f"game-{index:05d}.json"
 
