@@ -295,3 +295,37 @@ def test_parley_agent_needs_a_model(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 2 and "base URL" in done.stderr
+
+
+@pytest.mark.parametrize("game", sorted(__import__("parley.games", fromlist=["names"]).names()))
+def test_what_the_model_is_shown_for_every_game(server: Server, game: str) -> None:
+    """A real decision text per game, saved under artifacts/decision-texts/ for the docs."""
+    from parley.agents.remote.llm import decision_text
+
+    host = _user(server, f"show-{game}")
+    agent = server.api("POST", "/api/agents", json={"name": f"show-agent-{game}"})["token"]
+    created = server.api(
+        "POST", "/api/games", host, json={"game": game, "seed": 11, "host_role": "spectator"}
+    )
+    server.api("POST", f"/api/games/{created['id']}/join", agent, json={"role": "player"})
+    server.api("POST", f"/api/games/{created['id']}/start", host, json={"fill_with": "random"})
+
+    async def first_decision() -> dict[str, Any]:
+        player = LLMPlayer(ParleyClient(server.base, agent), Endpoint("http://127.0.0.1:1", "x"))
+        for _ in range(200):  # bots answer within the request that made them owe
+            pending = await player.server.call_tool("get_decision", {"game_id": created["id"]})
+            data = pending.structured_content
+            if data and data.get("pending"):
+                return data
+            await asyncio.sleep(0.05)
+        raise AssertionError("the agent's seat never owed a decision")
+
+    pending = asyncio.run(first_decision())
+    text = decision_text(pending)
+    d = pending["decision"]
+    assert f"You are {d['seat_name']} (seat {d['seat']})" in text
+    assert d["text"] in text and "Legal actions" in text
+    assert all(f"- {o['id']}: {o['notation']}" in text for o in d["options"])
+    out = Path(__file__).resolve().parents[2] / "artifacts" / "decision-texts"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{game}.txt").write_text(text, encoding="utf-8")

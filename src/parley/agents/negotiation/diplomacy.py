@@ -93,8 +93,37 @@ class _Seat:
                 sender in parties and me in parties and isinstance(a, daide.Peace)
                 for parties, a in self.deals
             )
-            return arr.power == me and at_peace and isinstance(arr.order, SupportMove)
+            # Only a support it can give in this very phase, and that breaks no other deal.
+            legal = {o for part in self.decision.legal for o in part.orders}
+            return (
+                arr.power == me
+                and at_peace
+                and isinstance(arr.order, SupportMove)
+                and state.position.phase.kind is PhaseKind.MOVEMENT
+                and arr.order in legal
+                and not self._breaks(arr.order, state, me)
+            )
         return False
+
+    def _breaks(self, order: Order, state: DiplomacyState, me: str) -> bool:
+        """Whether the order breaks a peace or a zone this seat agreed to."""
+        if not isinstance(order, Move | SupportMove):
+            return False
+        dip, position = state.map, state.position
+        friends = self._friends(me, dip)
+        zones = {
+            prov
+            for _, arr in self.deals
+            if isinstance(arr, daide.Dmz) and me in arr.powers
+            for prov in arr.provinces
+        }
+        dst = order.dst.split("/")[0]
+        province = dip.prov_index[dst]
+        unit = position.units.get(province)
+        attacks = (unit is not None and unit.power in friends) or (
+            position.owner.get(province) in friends
+        )
+        return attacks or dst in zones
 
     def _agree(self, arr: daide.Arrangement, parties: set[str]) -> None:
         if isinstance(arr, daide.And):
@@ -215,15 +244,7 @@ class _Seat:
     def _keep_deals(self, decision: Decision, action: OrderSet) -> OrderSet:
         """Holds instead of orders that break a deal; promised supports given, once."""
         state: DiplomacyState = decision.state
-        dip, position = state.map, state.position
-        me = dip.powers[decision.seat]
-        friends = self._friends(me, dip)
-        zones = {
-            prov
-            for parties, arr in self.deals
-            if isinstance(arr, daide.Dmz) and me in arr.powers
-            for prov in arr.provinces
-        }
+        me = state.map.powers[decision.seat]
         legal = {order for part in decision.legal for order in part.orders}
         promised = {order_location(o): o for o in self.promised if o in legal}
         self.promised.clear()
@@ -232,16 +253,9 @@ class _Seat:
             if order_location(order) in promised:
                 kept.append(promised.pop(order_location(order)))
                 continue
-            if isinstance(order, Move | SupportMove):
-                dst = order.dst.split("/")[0]
-                province = dip.prov_index[dst]
-                unit = position.units.get(province)
-                attacks = (unit is not None and unit.power in friends) or (
-                    position.owner.get(province) in friends
-                )
-                if attacks or dst in zones:
-                    kept.append(Hold(order.unit, order.loc))
-                    continue
+            if isinstance(order, Move | SupportMove) and self._breaks(order, state, me):
+                kept.append(Hold(order.unit, order.loc))
+                continue
             kept.append(order)
         return OrderSet(tuple(kept))
 
