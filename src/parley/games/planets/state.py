@@ -86,6 +86,12 @@ class Area:
         if not mine:
             del self.damaged[seat]
 
+    def clone(self) -> Area:
+        return Area(
+            {s: dict(k) for s, k in self.units.items()},
+            {s: dict(k) for s, k in self.damaged.items()},
+        )
+
     def seats(self) -> list[int]:
         return sorted(self.units)
 
@@ -101,6 +107,11 @@ class PlanetState:
     exhausted: bool = False
     attachments: list[str] = field(default_factory=list)
     area: Area = field(default_factory=Area)
+
+    def clone(self) -> PlanetState:
+        return PlanetState(
+            self.controller, self.exhausted, list(self.attachments), self.area.clone()
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +164,22 @@ class PlanetsState:
     reason: str = ""
 
     def clone(self) -> PlanetsState:
-        # The galaxy is frozen data shared by every copy.
-        return copy.deepcopy(self, {id(self.galaxy): self.galaxy})
+        """An independent copy; the galaxy is frozen data that every copy shares."""
+        other = copy.copy(self)
+        other.rng = self.rng.copy()
+        other.space = {k: a.clone() for k, a in self.space.items()}
+        other.planets = {k: p.clone() for k, p in self.planets.items()}
+        other.tokens = {k: list(v) for k, v in self.tokens.items()}
+        for name in ("tactics", "passed", "points", "goods", "objective_deck", "revealed"):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("homes", "hits", "committed", "explore_queue"):
+            setattr(other, name, list(getattr(self, name)))
+        other.scored = [list(x) for x in self.scored]
+        other.fragments = [list(x) for x in self.fragments]
+        other.decks = {k: list(v) for k, v in self.decks.items()}
+        other.discards = {k: list(v) for k, v in self.discards.items()}
+        other.events = [dict(e) for e in self.events]  # values are never changed in place
+        return other
 
     def where(self, name: str) -> Area:
         """The area called `name`: a system's space area or a planet."""

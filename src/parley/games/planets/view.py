@@ -20,6 +20,8 @@ from .engine import (
 from .state import COLOURS, Area, PlanetsState, Stage
 from .units import ORDER
 
+EVENTS_SHOWN = 20  # recent public events in each observation
+
 STEP_NAMES = {
     Stage.ACTION: "choose an action",
     Stage.MOVE: "movement",
@@ -45,7 +47,7 @@ def _units(area: Area) -> list[dict[str, JSON]]:
             "seat": seat,
             "colour": colour(seat),
             "units": {k: n for k, n in sorted(kinds.items(), key=lambda kv: ORDER[kv[0]])},
-            "damaged": dict(area.damaged.get(seat, {})),
+            **({"damaged": dict(area.damaged[seat])} if seat in area.damaged else {}),
         }
         for seat, kinds in sorted(area.units.items())
     ]
@@ -81,40 +83,43 @@ def observe(state: PlanetsState, viewer: Viewer) -> dict[str, JSON]:
     systems: list[JSON] = []
     for sid, system in galaxy.systems.items():
         space = state.space[sid]
-        systems.append(
-            {
-                "id": sid,
-                "q": system.q,
-                "r": system.r,
-                "kind": system.kind.value,
-                "home": state.homes.index(sid) if sid in state.homes else None,
-                "planets": list(system.planets),
-                "tokens": sorted(state.tokens.get(sid, [])),
-                "units": _units(space),
-            }
-        )
+        entry: dict[str, JSON] = {"id": sid, "q": system.q, "r": system.r}
+        entry["kind"] = system.kind.value
+        if sid in state.homes:
+            entry["home"] = state.homes.index(sid)
+        if system.planets:
+            entry["planets"] = list(system.planets)
+        if state.tokens.get(sid):
+            entry["tokens"] = sorted(state.tokens[sid])
+        if space.units:
+            entry["units"] = _units(space)
+        systems.append(entry)
     planets: list[JSON] = []
     for name, printed in galaxy.planets.items():
         planet = state.planets[name]
-        planets.append(
-            {
-                "name": name,
-                "system": printed.system,
-                "resources": planet_resources(state, name),
-                "influence": planet_influence(state, name),
-                "printed": [printed.resources, printed.influence],
-                "traits": list(printed.traits),
-                "specialty": printed.specialty,
-                "legendary": printed.legendary,
-                "controller": planet.controller,
-                "exhausted": planet.exhausted,
-                "control_token": has_token(state, name),
-                "attachments": [
-                    {"name": CARDS[c].name, "text": CARDS[c].text()} for c in planet.attachments
-                ],
-                "units": _units(planet.area),
-            }
-        )
+        item: dict[str, JSON] = {
+            "name": name,
+            "system": printed.system,
+            "resources": planet_resources(state, name),
+            "influence": planet_influence(state, name),
+            "traits": list(printed.traits),
+            "controller": planet.controller,
+            "exhausted": planet.exhausted,
+        }
+        # Optional keys appear only when they say something (observations stay small).
+        if printed.specialty:
+            item["specialty"] = printed.specialty
+        if printed.legendary:
+            item["legendary"] = True
+        if has_token(state, name):
+            item["control_token"] = True
+        if planet.attachments:
+            item["attachments"] = [
+                {"name": CARDS[c].name, "text": CARDS[c].text()} for c in planet.attachments
+            ]
+        if planet.area.units:
+            item["units"] = _units(planet.area)
+        planets.append(item)
     view: dict[str, JSON] = {
         "galaxy": galaxy.name,
         "you": viewer.seat,
@@ -156,7 +161,7 @@ def observe(state: PlanetsState, viewer: Viewer) -> dict[str, JSON]:
             for o in state.revealed
         ],
         "objectives_left": len(state.objective_deck),
-        "events": [dict(e) for e in state.events[-40:]],
+        "events": [dict(e) for e in state.events[-EVENTS_SHOWN:]],
         "winner": state.winner,
         "over": stage is Stage.OVER,
         "reason": state.reason,
@@ -214,32 +219,32 @@ def render(observation: Mapping[str, Any]) -> str:
         head = f"  {s['id']} {s['kind']}"
         if s.get("home") is not None:
             head += f" (home of {colours[s['home']]})"
-        if s["tokens"]:
+        if s.get("tokens"):
             head += f", tokens: {' '.join(colours[t] for t in s['tokens'])}"
-        if s["units"]:
+        if s.get("units"):
             head += f", space: {_units_line(s['units'])}"
         lines.append(head)
-        for name in s["planets"]:
+        for name in s.get("planets", []):
             p = planets[name]
             owner = "uncontrolled" if p["controller"] is None else colours[p["controller"]]
             state = "exhausted" if p["exhausted"] else "readied"
             extras = []
             if p["traits"]:
                 extras.append("/".join(p["traits"]))
-            if p["legendary"]:
+            if p.get("legendary"):
                 extras.append("legendary")
-            if p["specialty"]:
+            if p.get("specialty"):
                 extras.append(f"{p['specialty']} specialty")
-            if p["control_token"]:
+            if p.get("control_token"):
                 extras.append("control token")
-            for a in p["attachments"]:
+            for a in p.get("attachments", []):
                 extras.append(f"attached {a['name']}")
             line = (
                 f"      {name}: {p['resources']}R/{p['influence']}I, {owner}"
                 + (f" ({state})" if p["controller"] is not None else "")
                 + (f", {', '.join(extras)}" if extras else "")
             )
-            if p["units"]:
+            if p.get("units"):
                 line += f"; units {_units_line(p['units'])}"
             lines.append(line)
     objectives = _get(view, "objectives", [])
