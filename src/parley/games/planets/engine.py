@@ -372,6 +372,14 @@ def production_limit(state: PlanetsState, seat: int) -> int:
     )
 
 
+def _producible(state: PlanetsState, seat: int) -> tuple[str, ...]:
+    """No ships are produced where another player's ships blockade the docks."""
+    assert state.active is not None
+    if fleet_owner(state.space[state.active], seat) is not None:
+        return GROUND
+    return PRODUCIBLE
+
+
 def production(state: PlanetsState, seat: int) -> Iterator[Action]:
     for name in controlled(state, seat):
         if not state.planets[name].exhausted:
@@ -380,7 +388,7 @@ def production(state: PlanetsState, seat: int) -> Iterator[Action]:
         yield SpendGood()
     room = production_limit(state, seat) - state.produced
     for dock in docks_here(state, seat):
-        for kind in PRODUCIBLE:
+        for kind in _producible(state, seat):
             spare = UNITS[kind].limit - in_play(state, seat, kind)
             for n in range(1, min(room, spare) + 1):
                 if cost_of(kind, n) <= state.pool:
@@ -487,6 +495,8 @@ def _production_problem(state: PlanetsState, seat: int, action: Action) -> str |
         return f"you have no space dock on {action.planet} in the active system"
     if action.kind not in PRODUCIBLE:
         return f"a {action.kind} cannot be produced"
+    if action.kind not in _producible(state, seat):
+        return f"another player's ships blockade {state.active}: no ships can be produced there"
     if action.count <= 0:
         return "produce at least one unit"
     room = production_limit(state, seat) - state.produced
@@ -594,7 +604,6 @@ def _done(state: PlanetsState, seat: int) -> None:
             state.cursor = 0
         else:
             state.stage = Stage.PRODUCE
-            state.cursor = -1  # production not yet offered
     else:
         _end_action(state)
 
@@ -746,7 +755,8 @@ def advance(state: PlanetsState) -> None:
                 return
             state.stage = Stage.COMMIT
         elif stage is Stage.COMMIT:
-            if ground_of(state.space[state.active or ""], seat):
+            active = state.active or ""
+            if ground_of(state.space[active], seat) and state.galaxy.systems[active].planets:
                 return
             _done(state, seat)
         elif stage is Stage.CANNON:
