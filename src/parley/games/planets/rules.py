@@ -59,7 +59,10 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         default_seats=3,
         structure=Structure.SEQUENTIAL,
         chance=True,
-        hidden_information=True,  # the order of the exploration and objective decks
+        # No seat knows anything another does not: the order of the exploration and
+        # objective decks is hidden from everyone alike, and `hidden_variant` lets the
+        # conformance suite check that no view depends on it.
+        hidden_information=False,
         aliases=("planet-control", "control", "ti-control"),
         options=(
             OptionSpec(
