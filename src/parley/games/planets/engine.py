@@ -109,11 +109,7 @@ def owner_of(state: PlanetsState) -> int | None:
         return state.hits[0].seat
     if state.stage is Stage.ACTION:
         return state.current
-    return active_seat(state)
-
-
-def active_seat(state: PlanetsState) -> int:
-    return state.current
+    return state.current  # the active player owes every step of their tactical action
 
 
 def planet_resources(state: PlanetsState, name: str) -> int:
@@ -948,17 +944,6 @@ def gain_control(state: PlanetsState, seat: int, name: str) -> None:
         state.explore_queue.append(name)
 
 
-def lose_units_check(state: PlanetsState, name: str) -> None:
-    """25.5 outside an invasion: a controller with no units there loses the planet to a
-    player who has units there."""
-    planet = state.planets[name]
-    occupants = [s for s in planet.area.seats() if s != planet.controller]
-    if planet.controller is not None and planet.controller in planet.area.units:
-        return
-    if len(occupants) == 1:
-        gain_control(state, occupants[0], name)
-
-
 def explore(state: PlanetsState, seat: int, name: str, trait: str) -> None:
     """35: draw from the trait's deck, reveal to all, resolve; refill an empty deck."""
     deck = state.decks[trait]
@@ -1016,10 +1001,10 @@ def _end_action(state: PlanetsState) -> None:
     state.committed = []
     state.cursor = 0
     state.pool = state.produced = 0
-    _next_turn(state, after=True)
+    _next_turn(state)
 
 
-def _next_turn(state: PlanetsState, after: bool = True) -> None:
+def _next_turn(state: PlanetsState) -> None:
     for step in range(1, state.seats + 1):
         seat = (state.current + step) % state.seats
         if not state.passed[seat]:

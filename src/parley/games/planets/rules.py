@@ -115,9 +115,6 @@ class PlanetsRules(Rules[PlanetsState, Action]):
     def clone(self, state: PlanetsState) -> PlanetsState:
         return state.clone()
 
-    def epoch(self, state: PlanetsState) -> int | None:
-        return None
-
     # --- turn and actions ----------------------------------------------------------------
 
     def turn(self, state: PlanetsState) -> Turn:
