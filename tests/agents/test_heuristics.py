@@ -233,3 +233,11 @@ def test_planets_heuristic_beats_two_random_players(tmp_path: Path) -> None:
     # Equal play would give each seat 1/3; measured over 200 games in docs/planets.md.
     assert standings["heuristic"]["win_share"] >= 0.6
     assert standings["random"]["win_share"] <= 0.2
+
+
+def test_planets_heuristic_defends_its_home_when_enemy_ships_come_near() -> None:
+    units = ["0302 0 carrier 1", "0302 0 infantry 2", "Aurel 0 dock 1", "0201 1 dreadnought 2"]
+    match = _planets_board(units, {"Aurel": 0, "Aurel Minor": 0})
+    assert _planets_choice(match, 0) == "activate 0301"
+    quiet = _planets_board(units[:3], {"Aurel": 0, "Aurel Minor": 0})
+    assert _planets_choice(quiet, 0) != "activate 0301"

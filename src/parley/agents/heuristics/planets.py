@@ -193,7 +193,7 @@ class PlanetsHeuristic:
             fleet_owner(state.space[n], me) is not None
             for n in (home, *state.galaxy.neighbours[home])
         )
-        return 6.0 if threat else min(ready, 6) / 2
+        return 20.0 if threat else min(ready, 6) / 2  # defending home comes first
 
     # --- the steps ----------------------------------------------------------------------
 
