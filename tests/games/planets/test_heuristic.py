@@ -10,7 +10,6 @@ from parley.agents.arena import ArenaConfig, run_arena
 from parley.agents.bots import decide, make_bot
 from parley.kernel import Match, Rng
 
-
 PLANETS = games.find("planets")
 
 
