@@ -14,7 +14,12 @@ from typing import Any
 
 from parley.kernel import Rules, UnknownGame
 
-BUILTIN = ("campus", "diplomacy", "sucker")
+BUILTIN = (
+    "campus",
+    "diplomacy",
+    "planets",
+    "sucker",
+)
 
 
 @cache
