@@ -14,7 +14,7 @@ from typing import Any
 
 from parley.kernel import Rules, UnknownGame
 
-BUILTIN = ("diplomacy", "sucker")
+BUILTIN = ("diplomacy", "illuminati", "sucker")
 
 
 @cache

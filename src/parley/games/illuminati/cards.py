@@ -89,41 +89,41 @@ class Special:
     copies: int = 1
 
 
-@dataclass(frozen=True, slots=True)
 class CardSet:
-    illuminati: tuple[Card, ...]
-    groups: tuple[Card, ...]
-    specials: tuple[Special, ...]
-    opposites: frozenset[tuple[Alignment, Alignment]]
+    """The whole card set, with look-ups by name."""
+
+    def __init__(
+        self,
+        illuminati: tuple[Card, ...],
+        groups: tuple[Card, ...],
+        specials: tuple[Special, ...],
+        opposites: frozenset[tuple[Alignment, Alignment]],
+    ) -> None:
+        self.illuminati = illuminati
+        self.groups = groups
+        self.specials = specials
+        self.opposites = opposites
+        self._cards = {c.name: c for c in (*illuminati, *groups)}
+        self._specials = {s.name: s for s in specials}
 
     def card(self, name: str) -> Card:
-        return _by_name(self)[name]
+        return self._cards[name]
 
     def special(self, name: str) -> Special:
-        return _specials_by_name(self)[name]
+        return self._specials[name]
 
     def is_group(self, name: str) -> bool:
-        card = _by_name(self).get(name)
+        card = self._cards.get(name)
         return card is not None and not card.illuminati
 
     def is_special(self, name: str) -> bool:
-        return name in _specials_by_name(self)
+        return name in self._specials
 
     def deck(self) -> list[str]:
         """The draw deck: every group and every physical special card."""
         return [g.name for g in self.groups] + [
             s.name for s in self.specials for _ in range(s.copies)
         ]
-
-
-@cache
-def _by_name(cards: CardSet) -> dict[str, Card]:
-    return {c.name: c for c in (*cards.illuminati, *cards.groups)}
-
-
-@cache
-def _specials_by_name(cards: CardSet) -> dict[str, Special]:
-    return {s.name: s for s in cards.specials}
 
 
 def _alignments(names: list[str]) -> frozenset[Alignment]:
