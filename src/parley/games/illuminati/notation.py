@@ -123,7 +123,7 @@ def format_action(action: Action) -> str:
 
 
 def _norm(text: str) -> str:
-    text = text.lower().replace("&", " and ")
+    text = text.lower().replace("'", "").replace("&", " and ")
     text = re.sub(r"[^a-z0-9 ]+", " ", text)
     words = text.split()
     if words and words[0] == "the":
