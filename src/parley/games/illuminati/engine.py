@@ -754,6 +754,23 @@ OWED_KIND = {
 }
 
 
+PROMPTS = {
+    "illuminati": "take an Illuminati card",
+    "goal": "choose the UFOs' secret goal",
+    "start": "play a card at the start of the turn, or pass",
+    "keep": "keep the drawn special card face up or face down",
+    "turn": "take an action, or pass (5 MB, nothing done yet) / done",
+    "attack": "aid, spend money, make it privileged, call off, or roll",
+    "react": "answer the attack (spend, interfere, privilege, a card), or pass",
+    "after_roll": "change the roll with a card, or pass",
+    "secrets": "answer the special card just played, or pass",
+    "place": "place the group waiting for room, or release it",
+    "price": "name the price of your offer",
+    "answer": "accept or decline",
+    "reorganize": "reorganize freely, or done",
+}
+
+
 # --- legal actions, by kind ---------------------------------------------------------------
 
 Gen = Callable[[IlluminatiState, int], Iterator[Action]]

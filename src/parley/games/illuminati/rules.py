@@ -296,21 +296,7 @@ def _shuffled(items: Sequence[Any], rng: Rng) -> list[Any]:
 
 
 def _prompt(state: IlluminatiState, kind: str) -> str:
-    return {
-        "illuminati": "take an Illuminati card",
-        "goal": "choose the UFOs' secret goal",
-        "start": "play a card at the start of the turn, or pass",
-        "keep": "keep the drawn special card face up or face down",
-        "turn": "take an action, or pass/done",
-        "attack": "aid, spend money, or roll",
-        "react": "answer the attack, or pass",
-        "after_roll": "change the roll with a card, or pass",
-        "secrets": "answer the special card, or pass",
-        "place": "place the group, or release it",
-        "price": "name the price of your offer",
-        "answer": "accept or decline",
-        "reorganize": "reorganize, or done",
-    }[kind]
+    return engine.PROMPTS[kind]
 
 
 RULES = IlluminatiRules()

@@ -156,7 +156,13 @@ def observe(state: IlluminatiState, viewer: Viewer) -> dict[str, JSON]:
         "turn_number": state.turn_number,
         "active": state.active,
         "first": state.first,
-        "owed": None if owed is None else {"seat": owed, "kind": engine.OWED_KIND[state.phase]},
+        "owed": None
+        if owed is None
+        else {
+            "seat": owed,
+            "kind": engine.OWED_KIND[state.phase],
+            "prompt": engine.PROMPTS[engine.OWED_KIND[state.phase]],
+        },
         "window": {"kind": state.phase.value, "order": list(state.queue)}
         if state.phase.value in ("start", "react", "after_roll", "secrets")
         else None,
@@ -244,7 +250,7 @@ def render(view: Mapping[str, Any]) -> str:
         + f"regular actions used {view['actions_used']}/2; {view['groups_needed']} groups win"
     )
     if owed:
-        lines.append(f"Waiting for Player {owed['seat'] + 1} ({owed['kind']})")
+        lines.append(f"Player {owed['seat'] + 1} to decide: {owed['prompt']}")
     for p, s in zip(view["players"], view["structures"], strict=True):
         status = " (out)" if p["eliminated"] else ""
         lines.append("")
