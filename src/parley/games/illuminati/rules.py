@@ -40,7 +40,7 @@ from .actions import (
 )
 from .engine import CARDS
 from .notation import format_action, parse_action
-from .state import Held, IlluminatiState, Phase
+from .state import Held, IlluminatiState, Phase, clone
 
 KIND_LABELS = {
     "ChooseIlluminati": "Take an Illuminati card",
@@ -148,6 +148,9 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
 
     def seat_count(self, state: IlluminatiState) -> int:
         return state.seats
+
+    def clone(self, state: IlluminatiState) -> IlluminatiState:
+        return clone(state)
 
     def turn(self, state: IlluminatiState) -> Turn:
         seat = engine.owed_seat(state)

@@ -22,9 +22,10 @@ def card_json(state: IlluminatiState, name: str) -> dict[str, JSON]:
         "transferable": c.transferable,
         "income": c.income,
         "alignments": sorted(a.value for a in engine.alignments(state, name)),
-        "printed_alignments": sorted(a.value for a in c.alignments),
         "ability": c.ability,
     }
+    if name in state.lasers:  # changed for this turn by the Orbital Mind Control Lasers
+        out["printed_alignments"] = sorted(a.value for a in c.alignments)
     if not c.illuminati:
         out["resistance"] = c.resistance
         out["arrows"] = c.arrows
