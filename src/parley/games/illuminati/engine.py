@@ -41,7 +41,7 @@ from .actions import (
     Spend,
     Transfer,
 )
-from .cards import Alignment, AttackKind, Card, CardSet, alignment_bonus, load
+from .cards import Alignment, AttackKind, Card, CardSet, Goal, alignment_bonus, load
 from .state import AttackState, Held, IlluminatiState, Pending, PendingPlay, Phase, Player
 from .state import Offer as OfferState
 
@@ -239,8 +239,8 @@ def attack_parts(state: IlluminatiState, a: AttackState) -> dict[str, int]:
         resistance = tgt.resistance
         if tgt.resist_value is not None and tgt.resist_against & mine:
             resistance = tgt.resist_value
-        survivalists = a.defender is not None and a.target != "Survivalists"
-        if survivalists and "Survivalists" in state.players[a.defender or 0].links:
+        guard = None if a.defender is None else has_hook(state.players[a.defender], "survivalists")
+        if guard is not None and guard != a.target:
             if state.options["survivalists"] == "double":
                 resistance *= 2
             else:
@@ -521,32 +521,33 @@ def groups_needed(state: IlluminatiState) -> int:
 def goal_met(state: IlluminatiState, player: Player) -> bool:
     if len(player.groups()) >= groups_needed(state):
         return True
-    name = player.illuminati
-    if card(name).hook == "two_attacks":
-        name = player.goal
-    return special_goal(state, player, name)
+    goal = card(player.illuminati).check
+    if goal is not None and goal.kind == "chosen":
+        goal = card(player.goal).check if player.goal else None
+    return goal is not None and special_goal(state, player, goal)
 
 
-def special_goal(state: IlluminatiState, player: Player, name: str) -> bool:
-    """The special goal of the Illuminati `name`, checked on `player`."""
+def special_goal(state: IlluminatiState, player: Player, goal: Goal) -> bool:
+    """Whether `player` meets a special goal (the goal's data say what to count)."""
     groups = player.groups()
     counted = groups + ([player.illuminati] if state.options["goals_count_illuminati"] else [])
-    if name == "Bavarian Illuminati":
-        return sum(card(g).power for g in counted) >= 35
-    if name == "Bermuda Triangle":
+    kind = goal.kind
+    if kind == "power":
+        total = sum(card(g).power for g in counted)
+    elif kind == "transferable":
+        total = sum(card(g).transferable for g in counted)
+    elif kind == "money":
+        total = sum(player.money.get(g, 0) for g in counted)
+    elif kind == "destroyed":
+        total = player.destroyed
+    elif kind == "alignment":
+        total = sum(goal.alignment in card(g).alignments for g in groups)
+    elif kind == "every_alignment":
         held = set().union(*(card(g).alignments for g in groups)) if groups else set()
         return len(held) == len(Alignment)
-    if name == "Discordian Society":
-        return sum(Alignment.WEIRD in card(g).alignments for g in groups) >= 5
-    if name == "Gnomes of Zurich":
-        return sum(player.money.get(g, 0) for g in counted) >= 150
-    if name == "Network":
-        return sum(card(g).transferable for g in counted) >= 25
-    if name == "Servants of Cthulhu":
-        return player.destroyed >= 8
-    if name == "Society of Assassins":
-        return sum(Alignment.VIOLENT in card(g).alignments for g in groups) >= 6
-    return False
+    else:
+        return False
+    return total >= goal.at_least
 
 
 def check_winners(state: IlluminatiState) -> bool:
@@ -1226,6 +1227,8 @@ def take_illuminati(state: IlluminatiState, seat: int, name: str) -> None:
 
 
 def after_choosing(state: IlluminatiState) -> None:
+    taken = {p.illuminati for p in state.players}
+    state.dead.extend(c.name for c in CARDS.illuminati if c.name not in taken)
     if any(card(p.illuminati).hook == "two_attacks" for p in state.players):
         state.phase = Phase.GOAL
         state.queue = []
