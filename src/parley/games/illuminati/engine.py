@@ -379,7 +379,6 @@ def begin_placing(state: IlluminatiState) -> None:
     """Serve the groups waiting for room; those with no room anywhere go to the centre."""
     while state.pending:
         first = state.pending[0]
-        player = state.players[first.seat]
         if place_options(state, first):
             if state.phase is not Phase.PLACE:
                 state.resume.append((state.phase, list(state.queue)))
@@ -387,7 +386,6 @@ def begin_placing(state: IlluminatiState) -> None:
             return
         state.pending.pop(0)
         release(state, first)
-        del player  # only its room mattered
     if state.phase is Phase.PLACE:
         state.phase, state.queue = state.resume.pop()
 
