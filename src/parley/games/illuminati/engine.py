@@ -42,6 +42,7 @@ from .actions import (
     Transfer,
 )
 from .cards import Alignment, AttackKind, Card, CardSet, Goal, alignment_bonus, load
+from .notation import format_action
 from .state import AttackState, Held, IlluminatiState, Pending, PendingPlay, Phase, Player
 from .state import Offer as OfferState
 
@@ -686,6 +687,8 @@ def _whispering(state: IlluminatiState, seat: int, target: str | None, using: st
     assert target is not None and using is not None
     state.actions_used -= 1  # start_attack counts it again
     start_attack(state, seat, using, target, "destroy", whispering=True)
+    assert state.attack is not None
+    state.attack.answers.append((seat, format_action(Play("Whispering Campaign", target, using))))
 
 
 def _white_collar(state: IlluminatiState, seat: int, target: str | None, using: str | None) -> None:
@@ -1271,6 +1274,8 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
     """Change the state by a legal action (the caller has checked it)."""
     me = state.players[seat]
     a = state.attack
+    if a is not None and state.phase in (Phase.ATTACK, Phase.REACT, Phase.AFTER_ROLL):
+        a.answers.append((seat, format_action(action)))
     if isinstance(action, ChooseIlluminati):
         take_illuminati(state, seat, action.name)
         state.queue.pop(0)
@@ -1301,6 +1306,9 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
             state.phase = Phase.MAIN
     elif isinstance(action, Attack):
         start_attack(state, seat, action.attacker, action.target, action.kind)
+        announced = Attack(action.target, action.attacker, action.kind)
+        assert state.attack is not None
+        state.attack.answers.append((seat, format_action(announced)))
         if action.spend:
             do(state, seat, Spend(action.spend, action.source))
     elif isinstance(action, AttackAgain):
@@ -1308,6 +1316,8 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         att, target, kind, aids = state.last_failed
         state.last_failed = None
         start_attack(state, seat, att, target, kind, aids=aids, repeat=True)
+        assert state.attack is not None
+        state.attack.answers.append((seat, format_action(action)))
     elif isinstance(action, Aid):
         assert a is not None
         a.aids.append(action.card)

@@ -78,6 +78,7 @@ class AttackState:
     dice: tuple[int, int] | None = None
     changed_by: str = ""  # Assassination or Murphy's Law
     repeat: bool = False
+    answers: list[tuple[int, str]] = field(default_factory=list)  # (seat, notation) in order
 
 
 @dataclass
@@ -174,7 +175,9 @@ def clone(state: IlluminatiState) -> IlluminatiState:
         lasers=dict(state.lasers),
         attack=None
         if a is None
-        else replace(a, aids=list(a.aids), interferers=list(a.interferers)),
+        else replace(
+            a, aids=list(a.aids), interferers=list(a.interferers), answers=list(a.answers)
+        ),
         pending=[replace(p, puppets=dict(p.puppets), money=dict(p.money)) for p in state.pending],
         offer=None if state.offer is None else replace(state.offer),
         playing=None if state.playing is None else replace(state.playing),

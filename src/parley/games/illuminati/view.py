@@ -143,6 +143,7 @@ def attack_json(state: IlluminatiState) -> dict[str, JSON] | None:
         "roll": a.roll,
         "roll_changed_by": a.changed_by or None,
         "window_answered": answered if state.phase.value == "react" else [],
+        "answers": [{"seat": seat, "action": text} for seat, text in a.answers],
     }
 
 
