@@ -76,8 +76,6 @@ def order_after(state: IlluminatiState, seat: int, include: bool = False) -> lis
     """Living seats in play order starting after `seat` (or with it)."""
     living = set(alive(state))
     out = [(seat + i) % state.seats for i in range(0 if include else 1, state.seats)]
-    if include:
-        out = [seat] + [(seat + i) % state.seats for i in range(1, state.seats)]
     return [s for s in out if s in living]
 
 
