@@ -12,6 +12,7 @@ from parley.kernel import (
     Audience,
     GameSpec,
     IllegalAction,
+    InvalidAction,
     OptionNode,
     OptionSpec,
     OptionValue,
@@ -203,7 +204,20 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
     def parse(
         self, text: str, state: IlluminatiState | None = None, seat: int | None = None
     ) -> Action:
-        return parse_action(text)
+        action = parse_action(text)
+        if state is not None:
+            seat_named = None
+            if isinstance(action, Offer | PayMoney):
+                seat_named = action.to
+            elif isinstance(action, Play) and action.target and action.target.startswith("Player "):
+                seat_named = int(action.target.split()[1]) - 1
+            if seat_named is not None and seat_named >= state.seats:
+                raise InvalidAction(
+                    f"{text!r} names Player {seat_named + 1}, but this game has "
+                    f"{state.seats} players",
+                    text=text,
+                )
+        return action
 
     def format(self, action: Action) -> str:
         return format_action(action)
