@@ -36,7 +36,10 @@ from .actions import (
     Decline,
     Done,
     Keep,
+    Offer,
     Pass,
+    PayMoney,
+    Play,
     Release,
     Roll,
 )
