@@ -17,6 +17,7 @@ from parley.kernel import Rules, UnknownGame
 BUILTIN = (
     "campus",
     "diplomacy",
+    "illuminati",
     "planets",
     "sucker",
 )

@@ -51,7 +51,7 @@ from parley.games.planets.galaxy import SystemKind
 from parley.games.planets.units import GROUND, SHIPS, UNITS
 from parley.kernel import Rules
 
-from ..bots import Decision
+from ..protocol import Decision
 
 LOSS_ORDER = ("infantry", "destroyer", "cruiser", "mech", "carrier", "dreadnought")
 
