@@ -21,7 +21,7 @@ ANSWERS = ["goal Network", "keep face down", "pass", "done", "roll", "decline"]
 
 def test_a_human_answers_attacks_and_plays_to_the_end(tmp_path: Path) -> None:
     record = tmp_path / "illuminati.json"
-    lines = ["help", "banana", *TAKE, *ANSWERS * 120]
+    lines = ["help", "options", "banana", *TAKE, *ANSWERS * 120]
     result = CliRunner().invoke(
         app,
         [
