@@ -42,7 +42,7 @@ export function cardFace(c, opts = {}) {
   return h(
     opts.tag || "div",
     {
-      class: ["il-card", `il-${kind}`, opts.orientation && `il-${opts.orientation}`, opts.class],
+      class: ["il-card", `il-${kind}`, opts.orientation && `il-${opts.orientation}`, opts.class].flat(3),
       dataset: { card: c.name },
       title: describe(c),
       type: opts.tag === "button" ? "button" : undefined,
