@@ -192,9 +192,11 @@ def test_a_game_of_illuminati_at_the_table(people: People, screenshots: Path) ->
             f"Assassination turned the roll to 2: Player 1 takes control of {TARGET}"
         )
     settle(p1)
+    p1.evaluate("window.scrollTo(0, 0)")
     p1.screenshot(path=str(screenshots / "illuminati-1366x900.png"))
     phone = open_game(people, seats[0], game_id, 390, 844)
     expect(phone.locator("#il-place-dialog")).to_be_visible()
+    expect(phone.locator("#il-result")).to_contain_text("then Player 2 plays Assassination")
     settle(phone)
     phone.screenshot(path=str(screenshots / "illuminati-390x844.png"), full_page=True)
     p1.click('button.il-arrow.target[data-host="Gnomes of Zurich"][data-direction="east"]')

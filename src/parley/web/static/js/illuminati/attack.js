@@ -115,9 +115,11 @@ export function lastResult(view, memo) {
   const dice = lines.find((l) => l.startsWith("the dice show"));
   const m = dice && dice.match(/^the dice show (\d+)\+(\d+)=(\d+); (-?\d+) or less was needed$/);
   const sameAttack = memo && lines[0].includes(` attacks ${memo.target} with ${memo.attacker} `);
+  // Cards played between the dice and the outcome (they may have changed the roll).
+  const after = dice ? lines.slice(lines.indexOf(dice) + 1, lines.indexOf(outcome)).filter((l) => / plays /.test(l)) : [];
   let why = "";
   if (sameAttack && memo.roll_changed_by && memo.roll !== null) why = `${memo.roll_changed_by} turned the roll to ${memo.roll}`;
-  else if (m) why = `Rolled ${m[3]}, ${m[4]} or less was needed`;
+  else if (m) why = `Rolled ${m[3]}, ${m[4]} or less was needed${after.length ? `; then ${after.join("; ")}` : ""}`;
   const result = outcome.startsWith("the attack") ? outcome.replace(/^the attack on .+ fails$/, "the attack fails") : outcome;
   return { head: lines[0], text: why ? `${why}: ${result}` : `${result[0].toUpperCase()}${result.slice(1)}` };
 }

@@ -104,7 +104,9 @@ export class IlluminatiTable {
   myActs() {
     const st = this.ctx.state;
     const tree = st && st.can_act ? st.options : null;
-    return leaves(tree).map((l) => readAction(l.action));
+    // The same leaf may sit under two kinds (accept and decline are offered under both).
+    const texts = [...new Set(leaves(tree).map((l) => l.action))];
+    return texts.map((t) => readAction(t));
   }
 
   of(kind) {

@@ -1,0 +1,227 @@
+"""The Illuminati table's rarer decisions, seen by three players and a spectator: a capture
+whose puppet does not fit (the choice dialog), a trade offered and answered, and secrets
+(face-down cards, the UFOs' goal) shown only to their holder.
+
+The positions are built from scenario data and played through the rules; each viewer's
+table is given what the server would send that viewer, on a test page that records what
+the table would submit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from tests.games.illuminati.helpers import act, build
+from tests.web.conftest import People
+from tests.web.pages import harness_acts, mount_harness
+
+from parley.games.illuminati import RULES
+from parley.games.illuminati.state import IlluminatiState
+from parley.kernel import SPECTATOR, Viewer
+
+pytestmark = pytest.mark.browser
+
+HARNESS = """<!doctype html>
+<html><head><meta charset="utf-8"><link rel="stylesheet" href="/static/css/parley.css"></head>
+<body data-view="game"><main id="app"><section class="board-area" id="board"></section></main>
+<div class="toasts" id="toasts"></div>
+<script type="module">
+import { Renderer } from "/static/js/illuminati/index.js";
+window.harness = {
+  acts: [],
+  async mount(data) {
+    const ctx = {
+      gameId: "harness", summary: data.summary, state: data.state, entries: data.entries, you: {},
+      mySeat: () => data.state.viewer.seat, seatLabel: (s) => data.summary.seats[s].name,
+      act: async (body) => { window.harness.acts.push(body); return {}; },
+      showTab() {}, storageKey: (what) => `harness.${what}`,
+    };
+    const table = new Renderer(ctx);
+    table.mountBoard(document.getElementById("board"));
+    table.update("all");
+  },
+};
+window.harnessReady = true;
+</script></body></html>"""
+
+VIEWERS = ("P1", "P2", "P3", "spectator")
+
+
+def payload(state: IlluminatiState, who: str) -> dict[str, Any]:
+    seat = None if who == "spectator" else int(who[1:]) - 1
+    viewer = SPECTATOR if seat is None else Viewer.of(seat)
+    owed = RULES.turn(state).owed
+    mine = seat is not None and any(o.seat == seat for o in owed)
+    return {
+        "summary": {
+            "status": "active",
+            "seats": [
+                {"seat": i, "name": f"Player {i + 1}", "player": f"p{i + 1}"}
+                for i in range(state.seats)
+            ],
+        },
+        "state": {
+            "game_id": "harness",
+            "status": "active",
+            "viewer": {"role": "spectator" if seat is None else "player", "seat": seat},
+            "state_id": 1,
+            "seq": 1,
+            "observation": {
+                "turn": RULES.turn(state).to_json(),
+                "view": RULES.observe(state, viewer),
+            },
+            "can_act": mine,
+            "owes": mine,
+            "options": RULES.options_tree(state, seat).to_json()
+            if mine and seat is not None
+            else None,
+            "deadline": {"remaining_seconds": 600, "state_id": 1},
+        },
+        "entries": [],
+    }
+
+
+def tables(
+    people: People, state: IlluminatiState, width: int = 1366, height: int = 900
+) -> dict[str, Page]:
+    out = {}
+    for who in VIEWERS:
+        page = people.page(width, height)
+        mount_harness(page, HARNESS, payload(state, who))
+        expect(page.locator(".il-player")).to_have_count(state.seats)
+        out[who] = page
+    return out
+
+
+def capture_position() -> IlluminatiState:
+    """Player 1 captures Big Media, whose puppet Democrats fits nowhere next to it."""
+    state = build(
+        {
+            "illuminati": ["Bavarian Illuminati", "Network", "Gnomes of Zurich"],
+            "structure": [
+                "P1: Pentagon on Bavarian Illuminati north",
+                "P1: Texas on Bavarian Illuminati east",
+                "P1: Copy Shops on Pentagon north",
+                "P1: New York on Pentagon west",
+                "P2: Big Media on Network north",
+                "P2: Democrats on Big Media east",
+            ],
+            "money": {
+                "Bavarian Illuminati": 30,
+                "Big Media": 6,
+                "Democrats": 4,
+                "Gnomes of Zurich": 5,
+            },
+            "dice": [[2, 2]],
+        }
+    )
+    for who, text in [
+        (0, "attack Big Media with Pentagon to control, spend 15"),
+        (0, "roll"),
+        (1, "pass"),
+        (2, "pass"),
+    ]:
+        act(state, who, text)
+    assert state.phase.value == "place" and state.pending[0].group == "Democrats"
+    return state
+
+
+def test_a_capture_whose_puppet_does_not_fit(people: People) -> None:
+    state = capture_position()
+    leaves = RULES.options_tree(state, 0).leaves()
+    places = [t for t in leaves if t.startswith("place Democrats")]
+    assert places and "release Democrats" in leaves
+    pages = tables(people, state)
+    p1 = pages["P1"]
+    dialog = p1.locator("#il-place-dialog")
+    expect(dialog).to_contain_text("Democrats needs a place")
+    expect(dialog.locator(".il-place-option")).to_have_count(len(places))
+    expect(p1.locator("button.il-arrow.target")).to_have_count(len(places))
+    for who in ("P2", "P3", "spectator"):
+        page = pages[who]
+        expect(page.locator("#il-place-dialog")).to_have_count(0)
+        expect(page.locator("#il-status")).to_contain_text("Waiting for Player 1")
+        expect(
+            page.locator('.il-player[data-seat="0"] .il-grid [data-card="Big Media"]')
+        ).to_have_count(1)
+        expect(
+            page.locator('.il-player[data-seat="1"] .il-grid [data-card="Democrats"]')
+        ).to_have_count(0)
+    for page in pages.values():
+        expect(page.locator("#il-result")).to_contain_text("Player 1 takes control of Big Media")
+    first = places[0].split(" on ", 1)[1]
+    host, direction = first.rsplit(" ", 1)
+    p1.click(f'button.il-arrow.target[data-host="{host}"][data-direction="{direction}"]')
+    p1.click("#il-release")
+    assert harness_acts(p1) == [{"action": places[0]}, {"action": "release Democrats"}]
+
+
+def trade_position() -> IlluminatiState:
+    state = build(
+        {
+            "illuminati": ["Bavarian Illuminati", "Network", "UFOs"],
+            "structure": [
+                "P1: Pentagon on Bavarian Illuminati north",
+                "P2: Big Media on Network north",
+            ],
+            "money": {"Bavarian Illuminati": 10, "Network": 12, "UFOs": 3},
+            "hands": {"P1": ["Deep Agent:down", "Slush Fund:up"], "P3": ["Murphy's Law:down"]},
+            "goal": {"P3": "Network"},
+        }
+    )
+    return state
+
+
+def test_a_trade_is_offered_priced_and_answered(people: People) -> None:
+    state = trade_position()
+    p1 = tables(people, state)["P1"]
+    p1.click("#il-offer")
+    p1.select_option("#il-offer-item", "Pentagon")
+    p1.select_option("#il-offer-to", "1")
+    p1.click("#il-offer-send")
+    assert harness_acts(p1) == [{"action": "give Pentagon to Player 2"}]
+
+    act(state, 0, "give Pentagon to Player 2")
+    pages = tables(people, state)
+    price = pages["P1"].locator("#il-price")
+    expect(price).to_contain_text("Your offer of Pentagon to Player 2")
+    pages["P1"].fill("#il-ask-money", "4")
+    pages["P1"].click("#il-ask-money-send")
+    assert harness_acts(pages["P1"]) == [{"action": "ask for 4 MB"}]
+
+    act(state, 0, "ask for 4 MB")
+    pages = tables(people, state)
+    offer = pages["P2"].locator("#il-offer-prompt")
+    expect(offer).to_contain_text("Player 1 (p1) offers you Pentagon for 4 MB in return")
+    for who in ("P1", "P3", "spectator"):
+        expect(pages[who].locator("#il-offer-prompt")).to_have_count(0)
+        expect(pages[who].locator("#il-status")).to_contain_text("Waiting for Player 2")
+    offer.locator("#il-accept").click()
+    offer.locator("#il-decline").click()
+    assert harness_acts(pages["P2"]) == [{"action": "accept"}, {"action": "decline"}]
+
+
+def test_secrets_reach_only_their_holder(people: People) -> None:
+    state = trade_position()
+    pages = tables(people, state)
+    goal = "secretly pursue the goal of the Network"
+    expect(pages["P3"].locator("#il-secret-goal")).to_contain_text(goal)
+    expect(pages["P3"].locator('.il-special[data-special="Murphy\\\'s Law"]')).to_contain_text(
+        "face down"
+    )
+    expect(pages["P1"].locator('.il-special[data-special="Deep Agent"]')).to_contain_text(
+        "face down"
+    )
+    for who in ("P1", "P2", "spectator"):
+        page = pages[who]
+        expect(page.locator("#il-secret-goal")).to_have_count(0)
+        expect(page.locator("body")).not_to_contain_text("Murphy")
+        expect(page.locator('.il-player[data-seat="2"] .il-hand .il-back')).to_have_count(1)
+    for who in ("P2", "P3", "spectator"):
+        page = pages[who]
+        expect(page.locator("body")).not_to_contain_text("Deep Agent")
+        hand = page.locator('.il-player[data-seat="0"] .il-hand')
+        expect(hand.locator(".il-back")).to_have_count(1)
+        expect(hand.locator('.il-special[data-special="Slush Fund"]')).to_have_count(1)
