@@ -225,3 +225,49 @@ def test_secrets_reach_only_their_holder(people: People) -> None:
         hand = page.locator('.il-player[data-seat="0"] .il-hand')
         expect(hand.locator(".il-back")).to_have_count(1)
         expect(hand.locator('.il-special[data-special="Slush Fund"]')).to_have_count(1)
+
+
+def crowded_position() -> IlluminatiState:
+    """Six players with five groups each: thirty groups in play."""
+    from parley.games.illuminati import engine
+    from parley.games.illuminati import geometry as geo
+
+    names = ["Bavarian Illuminati", "Network", "Gnomes of Zurich", "UFOs", "Bermuda Triangle"]
+    state = build({"illuminati": [*names, "Servants of Cthulhu"], "goal": {"P4": "Network"}})
+    pool = [c.name for c in engine.CARDS.groups]
+    for player in state.players:
+        placed = 0
+        while placed < 5:
+            group = pool.pop(0)
+            spots = engine.spots(player, group)
+            if not spots:
+                continue
+            host, direction = spots[-1] if placed % 2 else spots[0]
+            geo.hang(player.links, player.illuminati, {group: geo.Link(None, None)}, group, host, direction)
+            player.money[group] = placed
+            placed += 1
+    state.center = pool[:6]
+    return state
+
+
+def test_six_players_and_thirty_groups_stay_readable(people: People, screenshots: Any) -> None:
+    state = crowded_position()
+    assert sum(len(p.groups()) for p in state.players) == 30
+    page = tables(people, state)["P1"]
+    expect(page.locator(".il-grid .il-card")).to_have_count(36)
+    page.screenshot(path=str(screenshots / "illuminati-six-1366x900.png"), full_page=True)
+    page.click('[data-focus="3"]')
+    expect(page.locator(".il-player")).to_have_count(1)
+    expect(page.locator('.il-player[data-seat="3"] .il-grid .il-card')).to_have_count(6)
+    card = page.locator('.il-player[data-seat="3"] .il-grid .il-illuminati')
+    small = card.bounding_box()
+    page.click("#il-zoom-in")
+    page.click("#il-zoom-in")
+    big = card.bounding_box()
+    assert small and big and big["width"] > small["width"] * 1.4
+    page.screenshot(path=str(screenshots / "illuminati-focus-1366x900.png"))
+    phone = people.page(390, 844)
+    mount_harness(phone, HARNESS, payload(state, "P1"))
+    phone.click('[data-focus="0"]')
+    expect(phone.locator(".il-player")).to_have_count(1)
+    phone.screenshot(path=str(screenshots / "illuminati-focus-390x844.png"), full_page=True)

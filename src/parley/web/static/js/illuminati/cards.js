@@ -20,12 +20,17 @@ export function alignShort(name) {
   return ALIGN_SHORT[name] || String(name).slice(0, 3);
 }
 
-/** The stats of a card as one short line: "P 6/3 · R 5 · I 2". */
-export function statLine(c) {
+/** Power/transferable, resistance and income, each as a short piece: "P 6/3", "R 5", "I 2". */
+export function statParts(c) {
   const parts = [`P ${c.power}/${c.transferable}`];
   if (c.resistance !== undefined && c.resistance !== null) parts.push(`R ${c.resistance}`);
   parts.push(`I ${c.income}`);
-  return parts.join(" · ");
+  return parts;
+}
+
+/** The stats of a card as one short line: "P 6/3 · R 5 · I 2". */
+export function statLine(c) {
+  return statParts(c).join(" · ");
 }
 
 function describe(c) {
@@ -51,7 +56,7 @@ export function cardFace(c, opts = {}) {
       "aria-label": opts.label || c.name,
     },
     h("span", { class: "il-name" }, c.name),
-    h("span", { class: "il-stats" }, statLine(c)),
+    h("span", { class: "il-stats", title: statLine(c) }, statParts(c).map((part) => h("span", { class: "il-stat" }, part))),
     c.alignments && c.alignments.length ? h("span", { class: "il-aligns" }, c.alignments.map((a) => h("span", { class: ["il-align", `al-${a.toLowerCase()}`] }, alignShort(a)))) : null,
     c.ability ? h("span", { class: "il-ability" }, c.ability) : null,
     c.treasury !== undefined && c.treasury !== null ? h("span", { class: "il-money", dataset: { money: c.treasury } }, `${c.treasury} MB`) : null,

@@ -453,7 +453,7 @@ export class IlluminatiTable {
       h(
         "details",
         { class: "il-all", id: "il-all-options" },
-        h("summary", {}, `Every option as notation (${acts.length})`),
+        h("summary", {}, `Every option as notation (${acts.length}${acts.length > 400 ? ", the first 400 shown" : ""})`),
         h("div", { class: "il-all-list" }, acts.slice(0, 400).map((a) => this.button(a.text, a.text, { class: "small" }))),
       ),
     );
@@ -499,7 +499,7 @@ export class IlluminatiTable {
     if (this.of("offer").length) extra.push(h("button", { type: "button", id: "il-offer", onClick: () => this.offerDialog() }, "Give away…"));
     if (this.of("pay").length) extra.push(h("button", { type: "button", id: "il-pay", onClick: () => this.payDialog() }, "Give money…"));
     const end = [...this.of("pass"), ...this.of("done")].map((a) => this.button(a.kind === "pass" ? "Pass (collect 5 MB)" : "Done: end the turn", a.text, { id: `il-${a.kind}`, class: "primary" }));
-    const hint = this.mode ? h("div", { class: "il-hint", id: "il-hint" }, HINTS[this.mode.type](this.mode), " ", h("button", { type: "button", class: "small", id: "il-cancel", onClick: () => { this.mode = null; this.update(); } }, "Cancel")) : null;
+    const hint = this.mode ? h("div", { class: "il-hint", id: "il-hint" }, HINTS[this.mode.type](this.mode), this.oddsHint(), " ", h("button", { type: "button", class: "small", id: "il-cancel", onClick: () => { this.mode = null; this.update(); } }, "Cancel")) : null;
     return h(
       "div",
       { class: "il-prompt il-turn", id: "il-turn" },
@@ -509,6 +509,20 @@ export class IlluminatiTable {
       this.playRow(),
       this.lasersRow(),
     );
+  }
+
+  /**
+   * The number needed by each attacker on the chosen target, when the server sends the odds
+   * of attacks not yet announced (an observation field `attack_odds`: notation → need).
+   */
+  oddsHint() {
+    const odds = this.view().attack_odds;
+    const m = this.mode;
+    if (!odds || !m || !m.target) return null;
+    const rows = this.of("attack")
+      .filter((a) => a.type === m.type && a.target === m.target && odds[a.text] !== undefined)
+      .map((a) => `${a.attacker}: ${odds[a.text]} or less`);
+    return rows.length ? h("div", { class: "small il-odds", id: "il-odds" }, `Needed on two dice before aid and money: ${rows.join(" · ")}`) : null;
   }
 
   modeButton(type) {
