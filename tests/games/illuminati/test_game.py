@@ -132,6 +132,10 @@ def test_attack_in_the_view_and_the_options_tree() -> None:
     attack = view["attack"]
     assert attack["need"] == 1 and attack["terms"]["defence"] == -6
     assert view["window"] == {"kind": "react", "order": [1]}
+    assert attack["answers"] == [
+        {"seat": 0, "action": "attack Texas with Gnomes of Zurich to control"},
+        {"seat": 0, "action": "roll"},
+    ]
     tree = RULES.options_tree(state, 1)
     assert "pass" in tree.leaves() and "interfere 3 against" in tree.leaves()
     assert "Texas" in RULES.render(view) and "needs 1 or less" in RULES.render(view)

@@ -51,6 +51,15 @@ class Bonus:
 
 
 @dataclass(frozen=True, slots=True)
+class Goal:
+    """An Illuminati's special goal as data (see data/cards.toml)."""
+
+    kind: str
+    at_least: int = 0
+    alignment: Alignment | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Card:
     """An Illuminati or group card. Illuminati have no resistance and four arrows."""
 
@@ -66,6 +75,7 @@ class Card:
     bonuses: tuple[Bonus, ...] = ()
     hook: str = ""
     goal: str = ""
+    check: Goal | None = None
     immune_from: frozenset[Alignment] = frozenset()
     resist_value: int | None = None
     resist_against: frozenset[Alignment] = frozenset()
@@ -130,6 +140,14 @@ def _alignments(names: list[str]) -> frozenset[Alignment]:
     return frozenset(Alignment(n) for n in names)
 
 
+def _goal(raw: dict[str, Any]) -> Goal:
+    return Goal(
+        kind=raw["kind"],
+        at_least=int(raw.get("at_least", 0)),
+        alignment=Alignment(raw["alignment"]) if "alignment" in raw else None,
+    )
+
+
 def _card(raw: dict[str, Any], illuminati: bool) -> Card:
     bonuses = tuple(
         Bonus(
@@ -155,6 +173,7 @@ def _card(raw: dict[str, Any], illuminati: bool) -> Card:
         bonuses=bonuses,
         hook=raw.get("hook", ""),
         goal=raw.get("goal", ""),
+        check=_goal(raw["check"]) if "check" in raw else None,
         immune_from=_alignments(raw.get("immune_from", [])),
         resist_value=int(resist["value"]) if resist else None,
         resist_against=_alignments(resist.get("attacker_alignment", [])),

@@ -41,7 +41,8 @@ from .actions import (
     Spend,
     Transfer,
 )
-from .cards import Alignment, AttackKind, Card, CardSet, alignment_bonus, load
+from .cards import Alignment, AttackKind, Card, CardSet, Goal, alignment_bonus, load
+from .notation import format_action
 from .state import AttackState, Held, IlluminatiState, Pending, PendingPlay, Phase, Player
 from .state import Offer as OfferState
 
@@ -75,8 +76,6 @@ def order_after(state: IlluminatiState, seat: int, include: bool = False) -> lis
     """Living seats in play order starting after `seat` (or with it)."""
     living = set(alive(state))
     out = [(seat + i) % state.seats for i in range(0 if include else 1, state.seats)]
-    if include:
-        out = [seat] + [(seat + i) % state.seats for i in range(1, state.seats)]
     return [s for s in out if s in living]
 
 
@@ -239,8 +238,8 @@ def attack_parts(state: IlluminatiState, a: AttackState) -> dict[str, int]:
         resistance = tgt.resistance
         if tgt.resist_value is not None and tgt.resist_against & mine:
             resistance = tgt.resist_value
-        survivalists = a.defender is not None and a.target != "Survivalists"
-        if survivalists and "Survivalists" in state.players[a.defender or 0].links:
+        guard = None if a.defender is None else has_hook(state.players[a.defender], "survivalists")
+        if guard is not None and guard != a.target:
             if state.options["survivalists"] == "double":
                 resistance *= 2
             else:
@@ -379,7 +378,6 @@ def begin_placing(state: IlluminatiState) -> None:
     """Serve the groups waiting for room; those with no room anywhere go to the centre."""
     while state.pending:
         first = state.pending[0]
-        player = state.players[first.seat]
         if place_options(state, first):
             if state.phase is not Phase.PLACE:
                 state.resume.append((state.phase, list(state.queue)))
@@ -387,7 +385,6 @@ def begin_placing(state: IlluminatiState) -> None:
             return
         state.pending.pop(0)
         release(state, first)
-        del player  # only its room mattered
     if state.phase is Phase.PLACE:
         state.phase, state.queue = state.resume.pop()
 
@@ -521,32 +518,33 @@ def groups_needed(state: IlluminatiState) -> int:
 def goal_met(state: IlluminatiState, player: Player) -> bool:
     if len(player.groups()) >= groups_needed(state):
         return True
-    name = player.illuminati
-    if card(name).hook == "two_attacks":
-        name = player.goal
-    return special_goal(state, player, name)
+    goal = card(player.illuminati).check
+    if goal is not None and goal.kind == "chosen":
+        goal = card(player.goal).check if player.goal else None
+    return goal is not None and special_goal(state, player, goal)
 
 
-def special_goal(state: IlluminatiState, player: Player, name: str) -> bool:
-    """The special goal of the Illuminati `name`, checked on `player`."""
+def special_goal(state: IlluminatiState, player: Player, goal: Goal) -> bool:
+    """Whether `player` meets a special goal (the goal's data say what to count)."""
     groups = player.groups()
     counted = groups + ([player.illuminati] if state.options["goals_count_illuminati"] else [])
-    if name == "Bavarian Illuminati":
-        return sum(card(g).power for g in counted) >= 35
-    if name == "Bermuda Triangle":
+    kind = goal.kind
+    if kind == "power":
+        total = sum(card(g).power for g in counted)
+    elif kind == "transferable":
+        total = sum(card(g).transferable for g in counted)
+    elif kind == "money":
+        total = sum(player.money.get(g, 0) for g in counted)
+    elif kind == "destroyed":
+        total = player.destroyed
+    elif kind == "alignment":
+        total = sum(goal.alignment in card(g).alignments for g in groups)
+    elif kind == "every_alignment":
         held = set().union(*(card(g).alignments for g in groups)) if groups else set()
         return len(held) == len(Alignment)
-    if name == "Discordian Society":
-        return sum(Alignment.WEIRD in card(g).alignments for g in groups) >= 5
-    if name == "Gnomes of Zurich":
-        return sum(player.money.get(g, 0) for g in counted) >= 150
-    if name == "Network":
-        return sum(card(g).transferable for g in counted) >= 25
-    if name == "Servants of Cthulhu":
-        return player.destroyed >= 8
-    if name == "Society of Assassins":
-        return sum(Alignment.VIOLENT in card(g).alignments for g in groups) >= 6
-    return False
+    else:
+        return False
+    return total >= goal.at_least
 
 
 def check_winners(state: IlluminatiState) -> bool:
@@ -687,6 +685,8 @@ def _whispering(state: IlluminatiState, seat: int, target: str | None, using: st
     assert target is not None and using is not None
     state.actions_used -= 1  # start_attack counts it again
     start_attack(state, seat, using, target, "destroy", whispering=True)
+    assert state.attack is not None
+    state.attack.answers.append((seat, format_action(Play("Whispering Campaign", target, using))))
 
 
 def _white_collar(state: IlluminatiState, seat: int, target: str | None, using: str | None) -> None:
@@ -751,6 +751,23 @@ OWED_KIND = {
     Phase.PRICE: "price",
     Phase.ANSWER: "answer",
     Phase.REORGANIZE: "reorganize",
+}
+
+
+PROMPTS = {
+    "illuminati": "take an Illuminati card",
+    "goal": "choose the UFOs' secret goal",
+    "start": "play a card at the start of the turn, or pass",
+    "keep": "keep the drawn special card face up or face down",
+    "turn": "take an action, or pass (5 MB, nothing done yet) / done",
+    "attack": "aid, spend money, make it privileged, call off, or roll",
+    "react": "answer the attack (spend, interfere, privilege, a card), or pass",
+    "after_roll": "change the roll with a card, or pass",
+    "secrets": "answer the special card just played, or pass",
+    "place": "place the group waiting for room, or release it",
+    "price": "name the price of your offer",
+    "answer": "accept or decline",
+    "reorganize": "reorganize freely, or done",
 }
 
 
@@ -1209,6 +1226,8 @@ def take_illuminati(state: IlluminatiState, seat: int, name: str) -> None:
 
 
 def after_choosing(state: IlluminatiState) -> None:
+    taken = {p.illuminati for p in state.players}
+    state.dead.extend(c.name for c in CARDS.illuminati if c.name not in taken)
     if any(card(p.illuminati).hook == "two_attacks" for p in state.players):
         state.phase = Phase.GOAL
         state.queue = []
@@ -1253,6 +1272,8 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
     """Change the state by a legal action (the caller has checked it)."""
     me = state.players[seat]
     a = state.attack
+    if a is not None and state.phase in (Phase.ATTACK, Phase.REACT, Phase.AFTER_ROLL):
+        a.answers.append((seat, format_action(action)))
     if isinstance(action, ChooseIlluminati):
         take_illuminati(state, seat, action.name)
         state.queue.pop(0)
@@ -1283,6 +1304,9 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
             state.phase = Phase.MAIN
     elif isinstance(action, Attack):
         start_attack(state, seat, action.attacker, action.target, action.kind)
+        announced = Attack(action.target, action.attacker, action.kind)
+        assert state.attack is not None
+        state.attack.answers.append((seat, format_action(announced)))
         if action.spend:
             do(state, seat, Spend(action.spend, action.source))
     elif isinstance(action, AttackAgain):
@@ -1290,6 +1314,8 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         att, target, kind, aids = state.last_failed
         state.last_failed = None
         start_attack(state, seat, att, target, kind, aids=aids, repeat=True)
+        assert state.attack is not None
+        state.attack.answers.append((seat, format_action(action)))
     elif isinstance(action, Aid):
         assert a is not None
         a.aids.append(action.card)

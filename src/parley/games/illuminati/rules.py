@@ -40,7 +40,7 @@ from .actions import (
 )
 from .engine import CARDS
 from .notation import format_action, parse_action
-from .state import Held, IlluminatiState, Phase
+from .state import Held, IlluminatiState, Phase, clone
 
 KIND_LABELS = {
     "ChooseIlluminati": "Take an Illuminati card",
@@ -148,6 +148,9 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
 
     def seat_count(self, state: IlluminatiState) -> int:
         return state.seats
+
+    def clone(self, state: IlluminatiState) -> IlluminatiState:
+        return clone(state)
 
     def turn(self, state: IlluminatiState) -> Turn:
         seat = engine.owed_seat(state)
@@ -296,21 +299,7 @@ def _shuffled(items: Sequence[Any], rng: Rng) -> list[Any]:
 
 
 def _prompt(state: IlluminatiState, kind: str) -> str:
-    return {
-        "illuminati": "take an Illuminati card",
-        "goal": "choose the UFOs' secret goal",
-        "start": "play a card at the start of the turn, or pass",
-        "keep": "keep the drawn special card face up or face down",
-        "turn": "take an action, or pass/done",
-        "attack": "aid, spend money, or roll",
-        "react": "answer the attack, or pass",
-        "after_roll": "change the roll with a card, or pass",
-        "secrets": "answer the special card, or pass",
-        "place": "place the group, or release it",
-        "price": "name the price of your offer",
-        "answer": "accept or decline",
-        "reorganize": "reorganize, or done",
-    }[kind]
+    return engine.PROMPTS[kind]
 
 
 RULES = IlluminatiRules()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from parley.kernel import OptionValue, Rng
@@ -78,6 +78,7 @@ class AttackState:
     dice: tuple[int, int] | None = None
     changed_by: str = ""  # Assassination or Murphy's Law
     repeat: bool = False
+    answers: list[tuple[int, str]] = field(default_factory=list)  # (seat, notation) in order
 
 
 @dataclass
@@ -150,3 +151,36 @@ class IlluminatiState:
     log: list[str] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     reason: str = ""
+
+
+def clone(state: IlluminatiState) -> IlluminatiState:
+    """An independent copy (records inside are frozen, so copying containers suffices)."""
+    a = state.attack
+    return replace(
+        state,
+        options=dict(state.options),
+        rng=state.rng.copy(),
+        players=[
+            replace(
+                p, links=dict(p.links), money=dict(p.money), hand=list(p.hand), notes=list(p.notes)
+            )
+            for p in state.players
+        ],
+        deck=list(state.deck),
+        center=list(state.center),
+        dead=list(state.dead),
+        queue=list(state.queue),
+        resume=[(phase, list(q)) for phase, q in state.resume],
+        used=dict(state.used),
+        lasers=dict(state.lasers),
+        attack=None
+        if a is None
+        else replace(
+            a, aids=list(a.aids), interferers=list(a.interferers), answers=list(a.answers)
+        ),
+        pending=[replace(p, puppets=dict(p.puppets), money=dict(p.money)) for p in state.pending],
+        offer=None if state.offer is None else replace(state.offer),
+        playing=None if state.playing is None else replace(state.playing),
+        log=list(state.log),
+        winners=list(state.winners),
+    )

@@ -22,9 +22,10 @@ def card_json(state: IlluminatiState, name: str) -> dict[str, JSON]:
         "transferable": c.transferable,
         "income": c.income,
         "alignments": sorted(a.value for a in engine.alignments(state, name)),
-        "printed_alignments": sorted(a.value for a in c.alignments),
         "ability": c.ability,
     }
+    if name in state.lasers:  # changed for this turn by the Orbital Mind Control Lasers
+        out["printed_alignments"] = sorted(a.value for a in c.alignments)
     if not c.illuminati:
         out["resistance"] = c.resistance
         out["arrows"] = c.arrows
@@ -142,6 +143,7 @@ def attack_json(state: IlluminatiState) -> dict[str, JSON] | None:
         "roll": a.roll,
         "roll_changed_by": a.changed_by or None,
         "window_answered": answered if state.phase.value == "react" else [],
+        "answers": [{"seat": seat, "action": text} for seat, text in a.answers],
     }
 
 
@@ -156,7 +158,13 @@ def observe(state: IlluminatiState, viewer: Viewer) -> dict[str, JSON]:
         "turn_number": state.turn_number,
         "active": state.active,
         "first": state.first,
-        "owed": None if owed is None else {"seat": owed, "kind": engine.OWED_KIND[state.phase]},
+        "owed": None
+        if owed is None
+        else {
+            "seat": owed,
+            "kind": engine.OWED_KIND[state.phase],
+            "prompt": engine.PROMPTS[engine.OWED_KIND[state.phase]],
+        },
         "window": {"kind": state.phase.value, "order": list(state.queue)}
         if state.phase.value in ("start", "react", "after_roll", "secrets")
         else None,
@@ -244,7 +252,7 @@ def render(view: Mapping[str, Any]) -> str:
         + f"regular actions used {view['actions_used']}/2; {view['groups_needed']} groups win"
     )
     if owed:
-        lines.append(f"Waiting for Player {owed['seat'] + 1} ({owed['kind']})")
+        lines.append(f"Player {owed['seat'] + 1} to decide: {owed['prompt']}")
     for p, s in zip(view["players"], view["structures"], strict=True):
         status = " (out)" if p["eliminated"] else ""
         lines.append("")
