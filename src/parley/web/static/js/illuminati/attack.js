@@ -35,6 +35,16 @@ export function answersSince(entries) {
   return out;
 }
 
+/** The decisions on the attack the server lists (`answers`: [{seat, action}]), by seat. */
+function byAnswer(answers) {
+  const out = new Map();
+  for (const { seat, action } of answers) {
+    if (!out.has(seat)) out.set(seat, []);
+    out.get(seat).push(action);
+  }
+  return out;
+}
+
 function answerWords(list) {
   return list
     .map((t) => {
@@ -55,7 +65,7 @@ export function drawAttack(a, view, ctx, countdown) {
   const name = (seat) => (seat === me ? "You" : seatName(seat));
   const target = a.defender === null || a.defender === undefined ? `${a.target} (uncontrolled)` : `${a.target} (${name(a.defender)})`;
   const terms = Object.entries(a.terms || {}).filter(([, v]) => v !== 0);
-  const answered = answersSince(ctx.entries);
+  const answered = a.answers ? byAnswer(a.answers) : answersSince(ctx.entries);
   const owed = view.owed ? view.owed.seat : null;
   const others = view.players.filter((p) => p.seat !== a.attacker_seat && !p.eliminated).map((p) => p.seat);
   const rows = others.map((seat) => {
