@@ -243,7 +243,14 @@ def crowded_position() -> IlluminatiState:
             if not spots:
                 continue
             host, direction = spots[-1] if placed % 2 else spots[0]
-            geo.hang(player.links, player.illuminati, {group: geo.Link(None, None)}, group, host, direction)
+            geo.hang(
+                player.links,
+                player.illuminati,
+                {group: geo.Link(None, None)},
+                group,
+                host,
+                direction,
+            )
             player.money[group] = placed
             placed += 1
     state.center = pool[:6]
@@ -271,3 +278,37 @@ def test_six_players_and_thirty_groups_stay_readable(people: People, screenshots
     phone.click('[data-focus="0"]')
     expect(phone.locator(".il-player")).to_have_count(1)
     phone.screenshot(path=str(screenshots / "illuminati-focus-390x844.png"), full_page=True)
+
+
+def test_moving_transferring_and_dropping_by_tapping(people: People) -> None:
+    state = trade_position()
+    leaves = RULES.options_tree(state, 0).leaves()
+    moves = [t for t in leaves if t.startswith("move Pentagon to ")]
+    assert moves
+    page = tables(people, state)["P1"]
+    grid = page.locator('.il-player[data-seat="0"] .il-grid')
+
+    page.click("#il-mode-move")
+    expect(page.locator("#il-hint")).to_contain_text("Tap the group to move")
+    grid.locator('[data-card="Pentagon"]').click()
+    expect(page.locator("button.il-arrow.target")).to_have_count(len(moves))
+    host, direction = moves[0].removeprefix("move Pentagon to ").rsplit(" ", 1)
+    grid.locator(
+        f'button.il-arrow.target[data-host="{host}"][data-direction="{direction}"]'
+    ).click()
+
+    page.click("#il-mode-transfer")
+    grid.locator('[data-card="Bavarian Illuminati"]').click()
+    expect(page.locator("#il-hint")).to_contain_text("receives money from Bavarian Illuminati")
+    grid.locator('[data-card="Pentagon"]').click()
+    page.fill("#il-transfer-amount", "3")
+    page.click("#il-transfer-send")
+
+    page.click("#il-mode-drop")
+    grid.locator('[data-card="Pentagon"]').click()
+    page.click("#il-confirm")
+    assert harness_acts(page) == [
+        {"action": moves[0]},
+        {"action": "give 3 from Bavarian Illuminati to Pentagon"},
+        {"action": "drop Pentagon"},
+    ]

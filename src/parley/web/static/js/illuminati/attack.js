@@ -20,12 +20,13 @@ const TERMS = {
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
-/** The actions taken since the current attack began, by seat (from the public log of actions). */
+/** The actions taken since the current attack was announced, by seat (from the public log of
+ * actions), for a server that does not list the attack's answers itself. */
 export function answersSince(entries) {
   const acts = entries.filter((e) => e.type === "action" && e.notation);
   let start = -1;
   acts.forEach((e, i) => {
-    if (/^attack .+ to (control|neutralize|destroy)/.test(e.notation) || e.notation === "attack again" || /^play Whispering Campaign/.test(e.notation)) start = i;
+    if (/^attack .+ to (control|neutralize|destroy)/.test(e.notation) || e.notation === "attack again") start = i;
   });
   const out = new Map();
   for (const e of acts.slice(start + 1)) {

@@ -105,8 +105,12 @@ export class IlluminatiTable {
     const st = this.ctx.state;
     const tree = st && st.can_act ? st.options : null;
     // The same leaf may sit under two kinds (accept and decline are offered under both).
-    const texts = [...new Set(leaves(tree).map((l) => l.action))];
-    return texts.map((t) => readAction(t));
+    const seen = new Map();
+    for (const l of leaves(tree)) {
+      const label = l.path.length ? l.path[l.path.length - 1].label : "";
+      if (!seen.has(l.action)) seen.set(l.action, { ...readAction(l.action), label });
+    }
+    return [...seen.values()];
   }
 
   of(kind) {
@@ -441,7 +445,7 @@ export class IlluminatiTable {
     }
     const phase = v.phase;
     if (phase === "choose") parts.push(this.chooseArea());
-    else if (phase === "goal") parts.push(h("div", { class: "il-prompt", id: "il-goal" }, h("strong", {}, "Choose the UFOs' secret goal: only you will know it."), h("div", { class: "row" }, this.of("goal").map((g) => this.button(g.name, g.text)))));
+    else if (phase === "goal") parts.push(h("div", { class: "il-prompt", id: "il-goal" }, h("strong", {}, `${this.of("goal")[0].label}: only you will know it.`), h("div", { class: "row" }, this.of("goal").map((g) => this.button(g.name, g.text)))));
     else if (phase === "keep") parts.push(this.keepPrompt());
     else if (phase === "main" || phase === "reorganize") parts.push(this.turnBar());
     else if (phase === "attack") parts.push(this.attackBar());
@@ -495,7 +499,7 @@ export class IlluminatiTable {
     }
     for (const type of ["transfer", "move", "drop"]) if (this.of(type).length) modeButtons.push(this.modeButton(type));
     const extra = [];
-    for (const a of [...this.of("attackagain"), ...this.of("recycle")]) extra.push(this.button(a.kind === "recycle" ? "Recyclers: draw for 5 MB" : "Repeat the failed attack", a.text, { id: `il-${a.kind}` }));
+    for (const a of [...this.of("attackagain"), ...this.of("recycle")]) extra.push(this.button(a.label, a.text, { id: `il-${a.kind}` }));
     if (this.of("offer").length) extra.push(h("button", { type: "button", id: "il-offer", onClick: () => this.offerDialog() }, "Give away…"));
     if (this.of("pay").length) extra.push(h("button", { type: "button", id: "il-pay", onClick: () => this.payDialog() }, "Give money…"));
     const end = [...this.of("pass"), ...this.of("done")].map((a) => this.button(a.kind === "pass" ? "Pass (collect 5 MB)" : "Done: end the turn", a.text, { id: `il-${a.kind}`, class: "primary" }));
@@ -554,7 +558,7 @@ export class IlluminatiTable {
     const ls = this.of("lasers");
     if (!ls.length) return null;
     const select = h("select", { id: "il-lasers" }, ls.map((l) => h("option", { value: l.text }, `${l.group}: ${l.add ? "add" : "remove"} ${l.alignment}`)));
-    return h("div", { class: "row" }, "Orbital Mind Control Lasers: ", select, h("button", { type: "button", onClick: () => this.act(select.value) }, "Use"));
+    return h("div", { class: "row" }, `${ls[0].label}: `, select, h("button", { type: "button", onClick: () => this.act(select.value) }, "Use"));
   }
 
   spendForm(spends, label) {
