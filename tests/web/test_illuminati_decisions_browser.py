@@ -297,6 +297,12 @@ def test_moving_transferring_and_dropping_by_tapping(people: People) -> None:
         f'button.il-arrow.target[data-host="{host}"][data-direction="{direction}"]'
     ).click()
 
+    # The same move by dragging the group onto a free arrow, outside any mode.
+    page.click("#il-cancel")
+    # force: a free arrow takes pointer events only once the drag has begun.
+    spot = f'.il-arrow[data-host="{host}"][data-direction="{direction}"]'
+    grid.locator('[data-card="Pentagon"]').drag_to(grid.locator(spot), force=True)
+
     page.click("#il-mode-transfer")
     grid.locator('[data-card="Bavarian Illuminati"]').click()
     expect(page.locator("#il-hint")).to_contain_text("receives money from Bavarian Illuminati")
@@ -308,6 +314,7 @@ def test_moving_transferring_and_dropping_by_tapping(people: People) -> None:
     grid.locator('[data-card="Pentagon"]').click()
     page.click("#il-confirm")
     assert harness_acts(page) == [
+        {"action": moves[0]},
         {"action": moves[0]},
         {"action": "give 3 from Bavarian Illuminati to Pentagon"},
         {"action": "drop Pentagon"},

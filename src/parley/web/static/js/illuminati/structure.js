@@ -40,6 +40,11 @@ export function drawStructure(structure, cell, look, spots) {
       label: l.label,
     });
     face.dataset.master = c.master || "";
+    if (l.onDragStart) {
+      face.draggable = true;
+      face.addEventListener("dragstart", (event) => l.onDragStart(event));
+      face.addEventListener("dragend", () => l.onDragEnd && l.onDragEnd());
+    }
     box.append(face);
     for (const arrow of c.out_arrows || []) {
       const [ax, ay] = sidePoint(c, arrow.direction);

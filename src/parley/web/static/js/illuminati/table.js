@@ -187,7 +187,39 @@ export class IlluminatiTable {
     if (this.detail === name) classes.push("il-selected");
     const tap = this.tapFor(name);
     if (tap) classes.push("il-target");
-    return { class: classes, onClick: tap || (() => this.showDetail(name)) };
+    const out = { class: classes, onClick: tap || (() => this.showDetail(name)) };
+    if (this.of("move").some((t) => t.group === name)) {
+      out.onDragStart = (event) => this.dragStart(name, event);
+      out.onDragEnd = () => this.dragEnd();
+    }
+    return out;
+  }
+
+  /** Dragging a group that may move: the free arrows it may go to accept the drop. */
+  dragStart(name, event) {
+    if (event.dataTransfer) {
+      event.dataTransfer.setData("text/plain", name);
+      event.dataTransfer.effectAllowed = "move";
+    }
+    for (const t of this.of("move").filter((m) => m.group === name)) {
+      const arrow = this.players.querySelector(`.il-arrow.free[data-host="${CSS.escape(t.host)}"][data-direction="${t.direction}"]`);
+      if (!arrow) continue;
+      arrow.classList.add("drop");
+      arrow.ondragover = (e) => e.preventDefault();
+      arrow.ondrop = (e) => {
+        e.preventDefault();
+        this.dragEnd();
+        this.act(t.text);
+      };
+    }
+  }
+
+  dragEnd() {
+    for (const arrow of this.players.querySelectorAll(".il-arrow.drop")) {
+      arrow.classList.remove("drop");
+      arrow.ondragover = null;
+      arrow.ondrop = null;
+    }
   }
 
   tapFor(name) {
@@ -724,6 +756,7 @@ export class IlluminatiTable {
     const cell = (narrow ? 24 : 34) * this.zoom;
     const spots = this.spots();
     const shown = v.players.filter((p) => this.focus === "all" || String(p.seat) === this.focus);
+    shown.sort((a, b) => (b.seat === me) - (a.seat === me));  // one's own structure first
     fill(
       this.players,
       shown.map((p) => {
