@@ -319,3 +319,36 @@ def test_moving_transferring_and_dropping_by_tapping(people: People) -> None:
         {"action": "give 3 from Bavarian Illuminati to Pentagon"},
         {"action": "drop Pentagon"},
     ]
+
+
+def test_a_drawn_special_is_kept_face_down_and_the_ufos_choose_a_goal(people: People) -> None:
+    state = build(
+        {
+            "illuminati": ["Bavarian Illuminati", "Network", "UFOs"],
+            "deck": ["Swiss Bank Account"],
+            "start": True,
+        }
+    )
+    assert state.phase.value == "keep"
+    pages = tables(people, state)
+    keep = pages["P1"].locator("#il-keep")
+    expect(keep).to_contain_text("You drew a special card: Swiss Bank Account")
+    for who in ("P2", "P3", "spectator"):
+        expect(pages[who].locator("#il-keep")).to_have_count(0)
+        expect(pages[who].locator("body")).not_to_contain_text("Swiss Bank")
+        expect(pages[who].locator('.il-player[data-seat="0"] .il-hand .il-back')).to_have_count(1)
+    keep.locator("#il-keep-down").click()
+    assert harness_acts(pages["P1"]) == [{"action": "keep face down"}]
+
+    from parley.games.illuminati.state import Phase
+
+    state = build({"illuminati": ["Bavarian Illuminati", "Network", "UFOs"]})
+    state.phase = Phase.GOAL
+    goals = [t for t in RULES.options_tree(state, 2).leaves() if t.startswith("goal ")]
+    assert goals
+    page = tables(people, state)["P3"]
+    goal = page.locator("#il-goal")
+    expect(goal).to_contain_text("only you will know it")
+    expect(goal.locator("button")).to_have_count(len(goals))
+    goal.get_by_role("button", name=goals[0].removeprefix("goal "), exact=True).click()
+    assert harness_acts(page) == [{"action": goals[0]}]

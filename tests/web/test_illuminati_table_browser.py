@@ -163,6 +163,9 @@ def test_a_game_of_illuminati_at_the_table(people: People, screenshots: Path) ->
         expect(page.locator('#il-answers [data-seat="2"]')).to_contain_text(
             "interfered against with 2 MB"
         )
+    settle(spectator)
+    spectator.evaluate("window.scrollTo(0, 0)")
+    spectator.screenshot(path=str(screenshots / "illuminati-attack-1366x900.png"))
     p3.click("#il-pass")
 
     # Announced again; the dice fail it, and Player 2's Assassination turns the roll to 2.
