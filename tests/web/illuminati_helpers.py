@@ -11,6 +11,9 @@ from playwright.sync_api import Page, expect
 from tests.web.conftest import People, Server
 from tests.web.pages import unique
 
+# Every live message each person's browsers received, by person name (to check secrets).
+FRAMES: dict[str, list[str]] = {}
+
 
 @dataclass
 class Person:
@@ -31,6 +34,8 @@ def open_game(
 ) -> Page:
     """A browser for `person`, signed in, on the game's page."""
     page: Page = people.page(width, height)
+    frames = FRAMES.setdefault(person.name, [])
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(str(data))))
     page.add_init_script(
         f"localStorage.setItem('parley.token', {json.dumps(person.token)});"
         f"localStorage.setItem('parley.user', {json.dumps(json.dumps(person.user))});"

@@ -205,6 +205,8 @@ def test_a_trade_is_offered_priced_and_answered(people: People) -> None:
 
 def test_secrets_reach_only_their_holder(people: People) -> None:
     state = trade_position()
+    spied = "Computer Espionage, turn 1: Player 3 holds Murphy's Law"
+    state.players[1].notes.append(spied)
     pages = tables(people, state)
     goal = "secretly pursue the goal of the Network"
     expect(pages["P3"].locator("#il-secret-goal")).to_contain_text(goal)
@@ -214,11 +216,15 @@ def test_secrets_reach_only_their_holder(people: People) -> None:
     expect(pages["P1"].locator('.il-special[data-special="Deep Agent"]')).to_contain_text(
         "face down"
     )
-    for who in ("P1", "P2", "spectator"):
+    expect(pages["P2"].locator("#il-status")).to_contain_text(spied)
+    for who in ("P1", "spectator"):
         page = pages[who]
         expect(page.locator("#il-secret-goal")).to_have_count(0)
         expect(page.locator("body")).not_to_contain_text("Murphy")
-        expect(page.locator('.il-player[data-seat="2"] .il-hand .il-back')).to_have_count(1)
+        expect(page.locator("body")).not_to_contain_text("Espionage")
+    expect(pages["P2"].locator("#il-secret-goal")).to_have_count(0)
+    for who in ("P1", "P2", "spectator"):
+        expect(pages[who].locator('.il-player[data-seat="2"] .il-hand .il-back')).to_have_count(1)
     for who in ("P2", "P3", "spectator"):
         page = pages[who]
         expect(page.locator("body")).not_to_contain_text("Deep Agent")

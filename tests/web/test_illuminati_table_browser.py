@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from tests.web.conftest import People, Server
 from tests.web.illuminati_helpers import (
+    FRAMES,
     Person,
     act,
     by_seat,
@@ -109,6 +110,9 @@ def test_a_game_of_illuminati_at_the_table(people: People, screenshots: Path) ->
     for person in [seats[0], seats[2], watcher]:
         assert "Assassination" not in json.dumps(state(server, game_id, person))
     assert "Assassination" in json.dumps(state(server, game_id, seats[1]))
+    for person in [seats[0], seats[2], watcher]:
+        assert FRAMES[person.name], "no live message was recorded"
+        assert not any("Assassination" in frame for frame in FRAMES[person.name])
     expect(
         p2.locator('.il-player[data-seat="1"] .il-special[data-special="Assassination"]')
     ).to_contain_text("face down")
