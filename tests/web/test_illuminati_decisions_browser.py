@@ -358,3 +358,37 @@ def test_a_drawn_special_is_kept_face_down_and_the_ufos_choose_a_goal(people: Pe
     expect(goal.locator("button")).to_have_count(len(goals))
     goal.get_by_role("button", name=goals[0].removeprefix("goal "), exact=True).click()
     assert harness_acts(page) == [{"action": goals[0]}]
+
+
+def test_every_phase_of_a_random_game_is_drawn(people: People) -> None:
+    """One position of each phase a seeded random game passes through, for the seat that
+    decides and for a spectator: the table draws it and offers every leaf as notation."""
+    from parley.kernel import Match, Rng
+
+    options = RULES.spec.resolve_options({"rounds": 6})
+    match: Match[Any, Any] = Match(RULES, ["a", "b", "c"], options, seed=5)
+    rng = Rng(5)
+    seen: dict[str, tuple[IlluminatiState, int]] = {}
+    for _ in range(1500):
+        owed = match.turn().owed
+        if not owed:
+            break
+        seat = owed[0].seat
+        phase = match.state.phase.value
+        if phase not in seen:
+            seen[phase] = (RULES.clone(match.state), seat)
+        match.act(seat, RULES.random_action(match.state, seat, rng))
+    phases = {"choose", "goal", "keep", "start", "main", "attack", "react", "after_roll", "place"}
+    assert phases | {"price", "answer"} <= set(seen)
+    page = people.page()
+    for state, seat in seen.values():
+        for who in (f"P{seat + 1}", "spectator"):
+            mount_harness(page, HARNESS, payload(state, who))
+            expect(page.locator(".il-player")).to_have_count(3)
+            if who != "spectator":
+                count = len(set(RULES.options_tree(state, seat).leaves()))
+                expect(page.locator("#il-all-options summary")).to_contain_text(
+                    f"({count}", timeout=5000
+                )
+            else:
+                expect(page.locator("#il-all-options")).to_have_count(0)
