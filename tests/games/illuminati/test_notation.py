@@ -49,3 +49,11 @@ def test_every_legal_action_round_trips_in_random_games() -> None:
                 seen.add(text.split()[0])
             match.act(seat, RULES.random_action(match.state, seat, rng))
     assert {"attack", "give", "pass", "roll"} <= seen
+
+
+def test_a_seat_beyond_the_table_is_not_understood() -> None:
+    match = Match(RULES, 3, seed=1)
+    with pytest.raises(InvalidAction) as err:
+        RULES.parse("pay 5 to Player 7", match.state, 0)
+    assert "3 players" in err.value.message
+    assert RULES.parse("pay 5 to Player 3", match.state, 0) == RULES.parse("pay 5 to p3")

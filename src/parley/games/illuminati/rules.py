@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -11,6 +12,7 @@ from parley.kernel import (
     Audience,
     GameSpec,
     IllegalAction,
+    InvalidAction,
     OptionNode,
     OptionSpec,
     OptionValue,
@@ -34,13 +36,18 @@ from .actions import (
     Decline,
     Done,
     Keep,
+    Offer,
     Pass,
+    PayMoney,
+    Play,
     Release,
     Roll,
 )
 from .engine import CARDS
 from .notation import format_action, parse_action
 from .state import Held, IlluminatiState, Phase, clone
+
+_AMOUNT = re.compile(r"\b\d+\b")
 
 KIND_LABELS = {
     "ChooseIlluminati": "Take an Illuminati card",
@@ -200,7 +207,20 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
     def parse(
         self, text: str, state: IlluminatiState | None = None, seat: int | None = None
     ) -> Action:
-        return parse_action(text)
+        action = parse_action(text)
+        if state is not None:
+            seat_named = None
+            if isinstance(action, Offer | PayMoney):
+                seat_named = action.to
+            elif isinstance(action, Play) and action.target and action.target.startswith("Player "):
+                seat_named = int(action.target.split()[1]) - 1
+            if seat_named is not None and seat_named >= state.seats:
+                raise InvalidAction(
+                    f"{text!r} names Player {seat_named + 1}, but this game has "
+                    f"{state.seats} players",
+                    text=text,
+                )
+        return action
 
     def format(self, action: Action) -> str:
         return format_action(action)
@@ -230,17 +250,35 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
         return [f"Player {i + 1}" for i in range(seats)]
 
     def options_tree(self, state: IlluminatiState, seat: int) -> OptionNode:
+        """Actions grouped by kind; actions differing only in an amount of money are
+        grouped under one node per stem (`give N from Gnomes of Zurich to Texas`)."""
         groups: list[OptionNode] = []
         for kind, gen in engine.kinds(state, seat):
-            leaves = tuple(
-                OptionNode(key=str(i), label=text, action=text)
-                for i, text in enumerate(self.format(a) for a in gen(state, seat))
-            )
-            if leaves:
-                name = kind.__name__
-                groups.append(
-                    OptionNode(key=name.lower(), label=KIND_LABELS[name], children=leaves)
+            texts = [self.format(a) for a in gen(state, seat)]
+            if not texts:
+                continue
+            name = kind.__name__
+            stems: dict[str, list[str]] = {}
+            for text in texts:
+                stems.setdefault(_AMOUNT.sub("N", text, count=1), []).append(text)
+            if len(stems) < len(texts):
+                children = tuple(
+                    OptionNode(
+                        key=f"{name.lower()}.{i}",
+                        label=stem,
+                        children=tuple(
+                            OptionNode(key=str(j), label=t, action=t) for j, t in enumerate(leaves)
+                        ),
+                    )
+                    if len(leaves) > 1
+                    else OptionNode(key=f"{name.lower()}.{i}", label=leaves[0], action=leaves[0])
+                    for i, (stem, leaves) in enumerate(stems.items())
                 )
+            else:
+                children = tuple(
+                    OptionNode(key=str(i), label=t, action=t) for i, t in enumerate(texts)
+                )
+            groups.append(OptionNode(key=name.lower(), label=KIND_LABELS[name], children=children))
         return OptionNode(key="root", label="Choose an action", children=tuple(groups))
 
     def audience(self, state: IlluminatiState, seat: int, action: Action) -> Audience:
