@@ -107,7 +107,7 @@ export class IlluminatiTable {
     // The same leaf may sit under two kinds (accept and decline are offered under both).
     const seen = new Map();
     for (const l of leaves(tree)) {
-      const label = l.path.length ? l.path[l.path.length - 1].label : "";
+      const label = l.path.length > 1 ? l.path[1].label : "";  // the kind, just under the root
       if (!seen.has(l.action)) seen.set(l.action, { ...readAction(l.action), label });
     }
     return [...seen.values()];
