@@ -369,6 +369,7 @@ def test_every_phase_of_a_random_game_is_drawn(people: People) -> None:
     match: Match[Any, Any] = Match(RULES, ["a", "b", "c"], options, seed=5)
     rng = Rng(5)
     seen: dict[str, tuple[IlluminatiState, int]] = {}
+    texts: set[str] = set()
     for _ in range(1500):
         owed = match.turn().owed
         if not owed:
@@ -377,6 +378,7 @@ def test_every_phase_of_a_random_game_is_drawn(people: People) -> None:
         phase = match.state.phase.value
         if phase not in seen:
             seen[phase] = (RULES.clone(match.state), seat)
+        texts.update(RULES.options_tree(match.state, seat).leaves())
         match.act(seat, RULES.random_action(match.state, seat, rng))
     phases = {"choose", "goal", "keep", "start", "main", "attack", "react", "after_roll", "place"}
     assert phases | {"price", "answer"} <= set(seen)
@@ -392,3 +394,33 @@ def test_every_phase_of_a_random_game_is_drawn(people: People) -> None:
                 )
             else:
                 expect(page.locator("#il-all-options")).to_have_count(0)
+    # Every leaf of the game is read by the client as the rules read it.
+    read = page.evaluate(READ_ALL, sorted(texts))
+    assert len(read) > 200
+    wrong = [t for t, a in read.items() if not same_reading(RULES.parse(t), a)]
+    assert wrong == []
+
+
+READ_ALL = """async (texts) => {
+  const { readAction } = await import("/static/js/illuminati/notation.js");
+  return Object.fromEntries(texts.map((t) => [t, readAction(t)]));
+}"""
+
+# The client's field for each field of an action record, where the names differ.
+FIELDS = {"name": "name", "kind": "type", "to": "to", "face_up": "up", "amount": "amount"}
+
+
+def same_reading(action: Any, read: dict[str, Any]) -> bool:
+    """Whether the client's reading carries every field of the parsed action."""
+    if read["kind"] == "other":
+        return False
+    for field in getattr(action, "__slots__", ()):
+        value = getattr(action, field)
+        key = FIELDS.get(field, field)
+        if type(action).__name__ == "Ask" and field == "money":
+            key = "money"
+        if value in (None, 0, "") and read.get(key) in (None, 0, "", False):
+            continue
+        if read.get(key) != value:
+            return False
+    return True
