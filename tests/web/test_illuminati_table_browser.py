@@ -41,7 +41,12 @@ def need_on(page: Page, value: int) -> None:
 
 
 def choose_by_tapping(
-    server: Server, game_id: str, players: list[Person], pages: dict[int, Page], spectator: Page
+    server: Server,
+    game_id: str,
+    players: list[Person],
+    pages: dict[int, Page],
+    spectator: Page,
+    screenshots: Path,
 ) -> None:
     for pick in OPENING["picks"]:
         chooser = owed_seat(server, game_id, players[0])
@@ -54,6 +59,9 @@ def choose_by_tapping(
                 expect(other.locator("#il-choose")).to_have_count(0)
                 expect(other.locator("#il-status")).to_contain_text("is choosing")
         expect(spectator.locator("#il-status")).to_contain_text("is choosing")
+        if pick == OPENING["picks"][0]:
+            settle(page)
+            page.screenshot(path=str(screenshots / "illuminati-choose-1366x900.png"))
         card.click()
         for other in [*pages.values(), spectator]:
             expect(
@@ -98,7 +106,7 @@ def test_a_game_of_illuminati_at_the_table(people: People, screenshots: Path) ->
     seats = by_seat(players)
 
     # Choosing the Illuminati, by tapping; then two rounds through the API.
-    choose_by_tapping(server, game_id, players, pages, spectator)
+    choose_by_tapping(server, game_id, players, pages, spectator, screenshots)
     drive(server, game_id, players, [(s, a) for s, a in OPENING["steps"]])
     p1, p2, p3 = pages[0], pages[1], pages[2]
     expect(p1.locator("#il-turn")).to_be_visible()
@@ -159,6 +167,12 @@ def test_a_game_of_illuminati_at_the_table(people: People, screenshots: Path) ->
     expect(p3.locator("#il-react")).to_be_visible()
     for page in everyone:
         expect(page.locator('#il-answers [data-seat="1"]')).to_contain_text("passed")
+    phone3 = open_game(people, seats[2], game_id, 390, 844)
+    expect(phone3.locator("#il-react #il-interfere")).to_be_visible()
+    settle(phone3)
+    phone3.screenshot(path=str(screenshots / "illuminati-react-390x844.png"), full_page=True)
+    assert phone3.evaluate("document.documentElement.scrollWidth") <= 390
+    phone3.close()
     p3.fill("#il-interfere-amount", "2")
     p3.select_option("#il-interfere-side", "against")
     p3.click("#il-interfere")
@@ -206,6 +220,7 @@ def test_a_game_of_illuminati_at_the_table(people: People, screenshots: Path) ->
     expect(phone.locator("#il-result")).to_contain_text("then Player 2 plays Assassination")
     settle(phone)
     phone.screenshot(path=str(screenshots / "illuminati-390x844.png"), full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     p1.click('button.il-arrow.target[data-host="Gnomes of Zurich"][data-direction="east"]')
     for page in everyone:
         grid = page.locator('.il-player[data-seat="0"] .il-grid')

@@ -62,7 +62,8 @@ export class IlluminatiTable {
     if (!v) return { title: "Illuminati" };
     if (v.phase === "over") return { title: "Illuminati · game over" };
     if (v.phase === "choose") return { title: "Illuminati · choosing Illuminati" };
-    return { title: `Illuminati · round ${v.round} · ${this.who(v.active)}${v.active === this.ctx.mySeat() ? "r" : "'s"} turn` };
+    // Short, for the top bar of a phone: the seat, not the player's name.
+    return { title: `Round ${v.round} · ${v.active === this.ctx.mySeat() ? "your" : `${seatName(v.active)}'s`} turn` };
   }
 
   mountBoard(el) {
@@ -505,7 +506,11 @@ export class IlluminatiTable {
       h(
         "div",
         { class: "il-choose-row" },
-        this.of("take").map((t) => cardFace(avail.get(t.name) || { name: t.name, kind: "illuminati", power: "?", transferable: "?", income: "?" }, { tag: "button", class: "il-choice", onClick: () => this.act(t.text), label: t.text })),
+        this.of("take").map((t) =>
+          avail.has(t.name)
+            ? cardFace(avail.get(t.name), { tag: "button", class: "il-choice", onClick: () => this.act(t.text), label: t.text })
+            : h("button", { type: "button", class: "il-card il-illuminati il-choice", dataset: { card: t.name }, "aria-label": t.text, onClick: () => this.act(t.text) }, h("span", { class: "il-name" }, t.name)),
+        ),
       ),
     );
   }
