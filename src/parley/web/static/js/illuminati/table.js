@@ -416,8 +416,8 @@ export class IlluminatiTable {
           `${this.who(v.active)}${mine ? "r" : "'s"} turn · regular actions ${v.actions_used}/2`,
         ),
       );
-      if (owed && owed.seat !== v.active) parts.push(h("div", { class: "il-why", id: "il-waiting" }, `Waiting for ${this.who(owed.seat)}: ${prompt ? prompt.prompt : owed.kind}`));
-      else if (owed && prompt) parts.push(h("div", { class: "il-why" }, owed.seat === me ? `You: ${prompt.prompt}` : `Waiting for ${this.who(owed.seat)}: ${prompt.prompt}`));
+      const words = prompt ? prompt.prompt : owed ? owed.prompt || owed.kind : "";
+      if (owed) parts.push(h("div", { class: "il-why", id: "il-waiting" }, owed.seat === me ? `You: ${words}` : `Waiting for ${this.who(owed.seat)}: ${words}`));
     }
     parts.push(
       h(
