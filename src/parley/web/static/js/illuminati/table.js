@@ -632,7 +632,7 @@ export class IlluminatiTable {
       { class: "il-prompt", id: "il-announce" },
       h("strong", {}, aids.length ? "Tap your highlighted cards to aid the attack; spend money; then announce it." : "Spend money on the attack, then announce it."),
       this.spendForm(this.of("spend"), "Spend"),
-      h("div", { class: "row" }, roll ? this.button("Announce the attack", roll.text, { id: "il-roll-button", class: "primary" }) : null, calloff ? this.button("Call it off", calloff.text, { id: "il-calloff" }) : null, this.privilegeButtons()),
+      h("div", { class: "row" }, roll ? this.button("Announce the attack", roll.text, { id: "il-roll-button", class: "primary" }) : null, calloff ? this.button("Call it off (no action spent; the cards named have taken part)", calloff.text, { id: "il-calloff" }) : null, this.privilegeButtons()),
       this.playRow(),
     );
   }
