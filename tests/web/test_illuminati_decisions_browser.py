@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from tests.games.illuminati.helpers import act, build
 from tests.web.conftest import People
-from tests.web.pages import harness_acts, mount_harness
+from tests.web.pages import harness_acts, mount_harness, sign_in, unique
 
 from parley.games.illuminati import RULES
 from parley.games.illuminati.state import IlluminatiState
@@ -424,3 +424,12 @@ def same_reading(action: Any, read: dict[str, Any]) -> bool:
         if read.get(key) != value:
             return False
     return True
+
+
+def test_the_manual_has_an_illuminati_section(people: People) -> None:
+    page = people.page()
+    sign_in(page, unique("ilm-"))
+    page.goto("/#/manual/illuminati")
+    section = page.locator("#manual-illuminati")
+    expect(section).to_contain_text("Attacking")
+    expect(section).to_contain_text("Every option as notation")
