@@ -784,11 +784,14 @@ def _cards_of(state: IlluminatiState, seat: int) -> list[str]:
     return list(state.players[seat].links)
 
 
-def g_choose(state: IlluminatiState, seat: int) -> Iterator[Action]:
+def untaken_illuminati(state: IlluminatiState) -> list[Card]:
     taken = {p.illuminati for p in state.players}
-    for c in CARDS.illuminati:
-        if c.name not in taken:
-            yield ChooseIlluminati(c.name)
+    return [c for c in CARDS.illuminati if c.name not in taken]
+
+
+def g_choose(state: IlluminatiState, seat: int) -> Iterator[Action]:
+    for c in untaken_illuminati(state):
+        yield ChooseIlluminati(c.name)
 
 
 def g_goal(state: IlluminatiState, seat: int) -> Iterator[Action]:

@@ -9,8 +9,10 @@ from parley.kernel import JSON, Viewer
 
 from . import engine
 from . import geometry as geo
+from .actions import Attack
 from .engine import CARDS, card
-from .state import IlluminatiState, Player
+from .notation import format_action
+from .state import AttackState, IlluminatiState, Player
 
 
 def card_json(state: IlluminatiState, name: str) -> dict[str, JSON]:
@@ -209,8 +211,35 @@ def observe(state: IlluminatiState, viewer: Viewer) -> dict[str, JSON]:
         "notes": list(me.notes) if me is not None else [],
         "winners": list(state.winners),
         "reason": state.reason or None,
+        "available_illuminati": [card_json(state, c.name) for c in engine.untaken_illuminati(state)]
+        if state.phase.value == "choose"
+        else [],
+        "attack_odds": attack_odds(state, viewer),
     }
     return out
+
+
+def attack_odds(state: IlluminatiState, viewer: Viewer) -> dict[str, int]:
+    """For the player who may attack now: each attack offered, and the number it needs on
+    2d6 before aid and money (all of it public: cards, alignments and structures)."""
+    if viewer.seat is None or engine.owed_seat(state) != viewer.seat:
+        return {}
+    if state.phase.value != "main" or state.active != viewer.seat:
+        return {}
+    return {
+        format_action(attack): engine.need(
+            state,
+            AttackState(
+                attacker_seat=viewer.seat,
+                attacker=attack.attacker,
+                target=attack.target,
+                kind=attack.kind,
+                defender=engine.owner(state, attack.target),
+            ),
+        )
+        for attack in engine.g_attack(state, viewer.seat)
+        if isinstance(attack, Attack)
+    }
 
 
 def secrets(state: IlluminatiState, seat: int) -> list[str]:
