@@ -114,6 +114,6 @@ def test_games_on_a_narrow_terminal_wraps_values_instead_of_cutting_them(
     assert "     name: diplomacy" in term.text
     assert "  aliases: so-long-sucker, solongsucker, sls" in term.text
     assert "options: chips=7, defeated_capture=dead-box, private_channels=False" in term.text
-    wide = start(terms, "games", columns=200)
+    wide = start(terms, "games", columns=400)
     assert wide.finish() == 0
     assert "Parley games" in wide.text and "so-long-sucker, solongsucker, sls" in wide.text

@@ -9,7 +9,7 @@ __all__ = ["server"]  # the fixture, shared with the gateway's own tests
 
 def test_an_agent_reads_the_board_and_plays_campus(server: Server) -> None:
     host, agent = server.sign_up("host"), server.agent("campus-agent")
-    gid = server.game_with_bot(host, agent, game="campus")
+    gid = server.game_with_bot(host, agent, game="campus", seed=4)
     played = 0
     for _ in range(30):
         pending = server.decision(agent, gid)

@@ -21,7 +21,7 @@ from tests.server.driver import act_randomly
 from tests.server.test_play import start_game
 
 from parley import games
-from parley.kernel import Viewer
+from parley.kernel import Rules, Viewer
 from parley.server import Limits
 
 Users = Callable[..., Client]
@@ -90,7 +90,11 @@ def test_no_viewer_receives_what_is_hidden_from_it(live: LiveServer, name: str) 
             if over:
                 break
         assert secrets_checked > 0, "the test never had anything hidden to look for"
-        if rules.spec.hidden_information:  # the game's own secrets were put to the test
+        # The game's own secrets were put to the test. A game that hides a position from
+        # everyone (campus: the PVC) may show no seat a secret of its own for a long while;
+        # its hidden position is checked by the conformance suite and its own server test.
+        hides_position = type(rules).hidden_variant is not Rules.hidden_variant
+        if rules.spec.hidden_information and not hides_position:
             assert game_secrets > 0, f"{name}: no secret arose in {STEPS} steps"
     finally:
         for ws in sockets.values():

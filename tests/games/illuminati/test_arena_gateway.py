@@ -28,7 +28,9 @@ def test_the_arena_plays_illuminati_with_both_bots(tmp_path: Path) -> None:
 
 def test_the_gateway_describes_structures_and_plays_answers(server: Server) -> None:  # noqa: F811
     host, agent = server.sign_up("host"), server.agent("conspirator")
-    gid = server.game_with_bot(host, agent, game="illuminati", options={"illuminati": "random"})
+    gid = server.game_with_bot(
+        host, agent, game="illuminati", options={"illuminati": "random"}, seed=3
+    )
     texts: list[str] = []
     for _ in range(25):
         pending = server.decision(agent, gid)

@@ -198,23 +198,14 @@ def run_arena(
 
 
 def _store(directory: Path, result: GameResult) -> GameResult:
+    import dataclasses
     import json
 
     from .play import record_name
 
     path = directory / record_name(result.index)
     path.write_text(json.dumps(result.record, indent=1), encoding="utf-8")
-    return GameResult(
-        index=result.index,
-        seed=result.seed,
-        lineup=result.lineup,
-        outcome=result.outcome,
-        capped=result.capped,
-        plies=result.plies,
-        seconds=result.seconds,
-        bot_errors=result.bot_errors,
-        path=str(path),
-    )
+    return dataclasses.replace(result, record=None, path=str(path))
 
 
 def _execute(
