@@ -34,7 +34,7 @@ from .bus import Bus, LocalBus, RedisBus
 from .db.engine import checkpoint, is_sqlite, make_engine
 from .db.migrate import upgrade
 from .deadlines import Scheduler
-from .errors import ServerError, status_and_body
+from .errors import ServerError, failure_body, status_and_body
 from .hub import Hub
 from .live import Notice, Tables
 from .lobby import Lobby
@@ -220,8 +220,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     async def on_unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        body = {"error": "internal", "message": "the server failed; the request changed nothing"}
-        return JSONResponse(body, status_code=500)
+        return JSONResponse(failure_body(), status_code=500)
 
     app.add_exception_handler(ServerError, on_known)
     app.add_exception_handler(ParleyError, on_known)

@@ -26,9 +26,10 @@ from parley.kernel import ARCHIVE, ActionEntry, DrawEntry, Match, PressEntry, Ru
 
 from . import store
 from .clock import Clock
-from .errors import Busy, NotFound, WrongStatus
+from .errors import Busy, NotFound, WrongStatus, note_commit
 from .record import catch_up, dump_snapshot, load_snapshot, new_match, snapshot_format
 from .store import EntryRow, StaleWrite, Store
+from .text import check_servable, servable
 from .vocab import (
     Controller,
     DeadlineRecord,
@@ -198,9 +199,10 @@ class Txn:
             for entry in match.history(ARCHIVE, since=self.start_seq):
                 seq = int(entry["seq"])
                 actor, sid = self._meta.get(seq, (self.actor, match.state_id))
-                rows.append(
-                    EntryRow(seq, str(entry["type"]), json.dumps(entry), actor, sid, self.now)
-                )
+                text = json.dumps(entry, ensure_ascii=False)
+                if not servable(text):  # never store what could not be served back
+                    check_servable(entry)
+                rows.append(EntryRow(seq, str(entry["type"]), text, actor, sid, self.now))
             store.insert_entries(s, row.id, rows)
             changes["seq"] = match.seq
         status = changes.get("status", row.status)
@@ -414,7 +416,9 @@ class Tables:
 
     def create(self, fn: Callable[[Session], R]) -> R:
         with self.db.write() as s:
-            return fn(s)
+            result = fn(s)
+        note_commit("")
+        return result
 
     def change(self, game_id: str, fn: Callable[[Txn], R], actor: str) -> R:
         """Run `fn` as one transaction on the current game, again if another writer won."""
@@ -445,6 +449,7 @@ class Tables:
                     self.forget(game_id)  # SQLite busy past its timeout: try again
                     self.conflicts += 1
                     continue
+                note_commit(game_id)
                 shown = then(live)
             self.notify(notice)
             return result, shown

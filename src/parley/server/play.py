@@ -9,6 +9,7 @@ from pydantic import JsonValue
 
 from parley.kernel import (
     ARCHIVE,
+    SPECTATOR,
     DrawEntry,
     InvalidAction,
     OutOfTurn,
@@ -36,7 +37,7 @@ from .schemas import (
 )
 from .settings import Limits
 from .text import clean_text
-from .views import past_state_out, record_for, state_out, viewer_of
+from .views import history_for, past_state_out, record_for, seat_since, state_out, viewer_of
 from .vocab import Controller, GameStatus, MemberRecord, Role, UserRecord
 
 log = logging.getLogger(__name__)
@@ -153,7 +154,10 @@ class Play:
         def render(live: LiveGame) -> StateOut:
             viewer = viewer_of(live, user)
             if at is not None and live.match is not None and at < live.match.seq:
-                # An earlier point, seen as this viewer saw it then.
+                # An earlier point, seen as this viewer saw it then; a point before the
+                # viewer took their seat over, as an outsider saw it.
+                if at < seat_since(live, user):
+                    viewer = SPECTATOR
                 return past_state_out(live, self.tables.past(live, at), viewer, with_text)
             return state_out(
                 live, viewer, self.clock.now(), with_options=with_options, with_text=with_text
@@ -194,7 +198,7 @@ class Play:
             match = live.match
             if match is None:
                 return HistoryOut(game_id=game_id, since=since, seq=0, entries=[])
-            entries = match.history(viewer, since=since)[:limit]
+            entries = history_for(match, viewer, since, seat_since(live, user))[:limit]
             return HistoryOut(game_id=game_id, since=since, seq=match.seq, entries=entries)
 
         return self.tables.view(game_id, render)
@@ -254,6 +258,7 @@ class Play:
             viewer = viewer_of(live, user)
             if viewer.seat is None:
                 return RecordOut(view="spectator", record=record_for(live, viewer))
-            return RecordOut(view="seat", record=record_for(live, viewer))
+            since = seat_since(live, user)
+            return RecordOut(view="seat", record=record_for(live, viewer, since))
 
         return self.tables.view(game_id, render)

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
 
 from .text import control_free
-from .vocab import Controller, GameStatus, PressMode, Role
+from .vocab import Controller, GameStatus, PressMode, Replacements, Role
 
 MAX_PERIOD = 30 * 24 * 3600
 
@@ -67,11 +67,23 @@ class CreateGame(Strict):
     bot_after: Annotated[int, Field(ge=0, le=1000)] = 0
     takeover_bot: BotName = "random"
     seed: Annotated[int, Field(ge=0, lt=2**62)] | None = None
+    replacements: Replacements = Field(
+        default=Replacements.HOST,
+        description="who opens a seat held by a bot or in civil disorder to a newcomer: "
+        "'host' (the host, seat by seat) or 'open' (every such seat is open)",
+    )
 
 
 class JoinGame(Strict):
     role: Role = Role.PLAYER
     invite_code: Annotated[str, Field(max_length=64)] | None = None
+    seat: Seat | None = Field(
+        default=None, description="in a running game: the open seat to take (default: the first)"
+    )
+
+
+class OpenSeatIn(Strict):
+    open: bool = Field(default=True, description="true opens the seat to newcomers; false closes")
 
 
 class AddBots(Strict):
@@ -153,6 +165,7 @@ class SeatOut(BaseModel):
     bot: str | None
     controller: Controller
     missed: int
+    open: bool = Field(default=False, description="a newcomer may take this seat by joining")
 
 
 class YouOut(BaseModel):
@@ -184,6 +197,7 @@ class GameOut(BaseModel):
     outcome: dict[str, JsonValue] | None
     disorder_after: int
     bot_after: int
+    replacements: Replacements = Replacements.HOST
     created_at: float
     started_at: float | None
     ended_at: float | None

@@ -1,4 +1,4 @@
-"""Request-level protections: a body size limit, enforced before any route runs."""
+"""Request-level protections, enforced before any route runs: body size, valid Unicode."""
 
 from __future__ import annotations
 
@@ -6,15 +6,23 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .errors import track_commits
+from .text import SURROGATE_HINT, unservable_field, unservable_message
+
 
 class BodyLimit:
-    """Refuse request bodies over `max_bytes` with 413, reading at most that much."""
+    """Refuse request bodies over `max_bytes` with 413, reading at most that much.
+
+    A JSON body holding text that is not valid Unicode (a lone surrogate, in any field) is
+    refused here with 400 naming the field, so no route ever stores what it could not serve.
+    """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        track_commits()
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -39,6 +47,15 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
+        if SURROGATE_HINT.search(body):
+            try:
+                parsed = json.loads(body)
+            except ValueError:
+                parsed = None  # not JSON: the route answers that
+            field = unservable_field(parsed)
+            if field is not None:
+                await _answer(send, 400, "bad_request", unservable_message(field), field=field)
+                return
         pending: list[Message] = [{"type": "http.request", "body": bytes(body), "more_body": False}]
 
         async def replay() -> Message:
@@ -52,8 +69,8 @@ class BodyLimit:
         return f"request bodies may be at most {self.max_bytes} bytes"
 
 
-async def _answer(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"error": code, "message": message}).encode()
+async def _answer(send: Send, status: int, code: str, message: str, **extra: str) -> None:
+    body = json.dumps({"error": code, "message": message, **extra}).encode()
     await send(
         {
             "type": "http.response.start",

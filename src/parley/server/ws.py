@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -18,13 +19,15 @@ from starlette.websockets import WebSocketState
 
 from parley.kernel import ParleyError
 
-from .errors import BadRequest, PayloadTooLarge, ServerError, status_and_body
+from .errors import BadRequest, PayloadTooLarge, ServerError, failure_body, status_and_body
 from .hub import Conn
 from .schemas import ActionIn, PressIn
 from .services import Services
+from .text import check_servable
 from .views import viewer_of
 from .vocab import UserRecord
 
+log = logging.getLogger(__name__)
 router = APIRouter()
 CLOSE_GRACE_SECONDS = 2.0
 
@@ -107,6 +110,7 @@ async def _handle(services: Services, user: UserRecord, game_id: str, text: str)
             raise BadRequest("messages are JSON objects") from None
         if not isinstance(message, dict):
             raise BadRequest("messages are JSON objects")
+        check_servable(message)
         request_id = message.pop("id", None)
         kind = message.pop("type", None)
         limits = services.settings.limits
@@ -119,6 +123,9 @@ async def _handle(services: Services, user: UserRecord, game_id: str, text: str)
     except ValidationError as err:
         body = {"error": "invalid_request", "message": _first_problem(err)}
         return _compact({"type": "error", "id": request_id, **body})
+    except Exception:  # answered like HTTP's 500: honest about what was saved
+        log.exception("unexpected error on a WebSocket command in game %s", game_id)
+        return _compact({"type": "error", "id": request_id, **failure_body()})
 
 
 async def _command(

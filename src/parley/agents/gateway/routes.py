@@ -29,6 +29,7 @@ from parley.server.api.deps import GameId, LimitedUser, User, errors, limited_ad
 from parley.server.errors import ServerError, status_and_body
 from parley.server.hub import Conn
 from parley.server.services import Services
+from parley.server.text import check_servable
 
 from .schemas import (
     AgentOut,
@@ -187,6 +188,7 @@ async def _handle(gw: Gateway, user: Any, game_id: str, text: str) -> str:
         message = json.loads(text)
         if not isinstance(message, dict):
             raise ValueError("not an object")
+        check_servable(message)
         request_id = message.pop("id", None)
         kind = message.pop("type", None)
         if kind == "ping":

@@ -14,6 +14,7 @@ from ..schemas import (
     GameListOut,
     GameOut,
     JoinGame,
+    OpenSeatIn,
     StartGame,
     TakeoverIn,
 )
@@ -59,10 +60,11 @@ async def join_game(
 ) -> GameOut:
     """Join as a player (UC 10) or a spectator (UC 11); private games need the invite code.
 
-    A running game takes a new player into a seat whose player left.
+    A running game takes a new player only into a seat that is open to replacement: held by
+    a bot or in civil disorder, and opened by the host (or by the game's `replacements`).
     """
     req = req or JoinGame()
-    return await svc.run(svc.lobby.join, user, game_id, req.role, req.invite_code)
+    return await svc.run(svc.lobby.join, user, game_id, req.role, req.invite_code, req.seat)
 
 
 @router.post("/{game_id}/leave", response_model=GameOut, responses=errors(401, 404, 409, 429))
@@ -113,6 +115,23 @@ async def seat_to_bot(
     """The host hands a seat in civil disorder (or whose player left) to a bot."""
     req = req or TakeoverIn()
     return await svc.run(svc.lobby.takeover, user, game_id, seat, req.bot)
+
+
+@router.post(
+    "/{game_id}/seats/{seat}/open",
+    response_model=GameOut,
+    responses=errors(400, 401, 403, 404, 409, 429),
+)
+async def open_seat(
+    game_id: GameId,
+    seat: Annotated[int, Path(ge=0, le=1000)],
+    svc: ServicesDep,
+    user: LimitedUser,
+    req: OpenSeatIn | None = None,
+) -> GameOut:
+    """The host opens a seat held by a bot or in civil disorder to a newcomer (or closes it)."""
+    req = req or OpenSeatIn()
+    return await svc.run(svc.lobby.open_seat, user, game_id, seat, req.open)
 
 
 @router.get("/{game_id}/events", response_model=EventsOut, responses=errors(401, 404))
