@@ -75,11 +75,16 @@ def test_a_newcomer_never_sees_orders_drafted_before_taking_the_seat(
     assert drafted and "notation" in drafted[-1], "the bot drafted orders for the open phase"
     host.post(f"/api/games/{gid}/seats/{bot}/open", {"open": True})
     outsider.post(f"/api/games/{gid}/join", {"role": "player"})
+    socket = outsider.ws(gid)
+    socket.wait_for(lambda m: m["type"] == "state")
+    socket.close()
     seen = json.dumps(
         [
             outsider.get(f"/api/games/{gid}/state"),
             outsider.get(f"/api/games/{gid}/history"),
             outsider.get(f"/api/games/{gid}/record"),
+            outsider.get(f"/api/games/{gid}/state", params={"at": 3}),
+            socket.messages,
         ]
     )
     assert drafted[-1]["notation"] not in seen
