@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import JsonValue
@@ -77,8 +78,22 @@ class Play:
 
     # --- acting ---------------------------------------------------------------------
 
-    def act(self, user: UserRecord, game_id: str, req: ActionIn) -> ActionOut:
+    def act(
+        self,
+        user: UserRecord,
+        game_id: str,
+        req: ActionIn,
+        press: Sequence[PressIn] = (),
+    ) -> ActionOut:
+        """Play `req` for the user's seat; `press` goes into the record just before it.
+
+        The messages and the action are one change: if the action is refused, no message
+        is sent either.
+        """
+
         def fn(txn: Txn) -> ActionOut:
+            for message in press:
+                self._say(txn, user, message)
             live = txn.live
             member = seat_member(live, user)
             if txn.row.status is not GameStatus.ACTIVE:
@@ -207,21 +222,23 @@ class Play:
 
     def press(self, user: UserRecord, game_id: str, req: PressIn) -> dict[str, Any]:
         def fn(txn: Txn) -> dict[str, Any]:
-            live = txn.live
-            member = live.member(user.id)
-            if member is None or member.seat is None:
-                raise Forbidden(
-                    "only players with a seat send press; spectators read the public channel"
-                )
-            if txn.row.status is not GameStatus.ACTIVE:
-                raise WrongStatus(f"the game is {txn.row.status.value}: press is closed")
-            text, to, channel = check_press(
-                txn.row.press, req.text, req.to, req.channel, self.limits.max_press_chars
-            )
-            entry = txn.say(member.seat, text, to, channel)
-            return txn.match.history(Viewer.of(member.seat), since=entry.seq)[0]
+            return self._say(txn, user, req)
 
         return self.tables.change(game_id, fn, f"user:{user.id}")
+
+    def _say(self, txn: Txn, user: UserRecord, req: PressIn) -> dict[str, Any]:
+        member = txn.live.member(user.id)
+        if member is None or member.seat is None:
+            raise Forbidden(
+                "only players with a seat send press; spectators read the public channel"
+            )
+        if txn.row.status is not GameStatus.ACTIVE:
+            raise WrongStatus(f"the game is {txn.row.status.value}: press is closed")
+        text, to, channel = check_press(
+            txn.row.press, req.text, req.to, req.channel, self.limits.max_press_chars
+        )
+        entry = txn.say(member.seat, text, to, channel)
+        return txn.match.history(Viewer.of(member.seat), since=entry.seq)[0]
 
     def draw(self, user: UserRecord, game_id: str, accept: bool) -> DrawOut:
         vote_at: list[int] = []  # where this vote went in the record
