@@ -172,8 +172,13 @@ class LiveServer:
         self.thread.join(timeout=WAIT)
 
 
-def start_live_server(settings: Settings) -> LiveServer:
+def start_live_server(settings: Settings, *, gateway: bool = False) -> LiveServer:
+    """A live server; with `gateway`, carrying the agent gateway as `parley serve` does."""
     app = create_app(settings)
+    if gateway:
+        from parley.agents.gateway import install
+
+        install(app, tick_seconds=None)
     port = free_port()
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio", lifespan="on"

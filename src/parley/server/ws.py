@@ -23,7 +23,7 @@ from .errors import BadRequest, PayloadTooLarge, ServerError, failure_body, stat
 from .hub import Conn
 from .schemas import ActionIn, PressIn
 from .services import Services
-from .text import check_servable
+from .text import check_servable, unservable_field
 from .views import viewer_of
 from .vocab import UserRecord
 
@@ -110,8 +110,10 @@ async def _handle(services: Services, user: UserRecord, game_id: str, text: str)
             raise BadRequest("messages are JSON objects") from None
         if not isinstance(message, dict):
             raise BadRequest("messages are JSON objects")
-        check_servable(message)
         request_id = message.pop("id", None)
+        if unservable_field(request_id) is not None:
+            request_id = None  # it could not be echoed back
+        check_servable(message)
         kind = message.pop("type", None)
         limits = services.settings.limits
         await services.limiter.hit(f"user:{user.id}", limits.rate_per_second, limits.rate_burst)

@@ -29,7 +29,7 @@ from parley.server.api.deps import GameId, LimitedUser, User, errors, limited_ad
 from parley.server.errors import ServerError, status_and_body
 from parley.server.hub import Conn
 from parley.server.services import Services
-from parley.server.text import check_servable
+from parley.server.text import check_servable, unservable_field
 
 from .schemas import (
     AgentOut,
@@ -188,8 +188,10 @@ async def _handle(gw: Gateway, user: Any, game_id: str, text: str) -> str:
         message = json.loads(text)
         if not isinstance(message, dict):
             raise ValueError("not an object")
-        check_servable(message)
         request_id = message.pop("id", None)
+        if unservable_field(request_id) is not None:
+            request_id = None  # it could not be echoed back
+        check_servable(message)
         kind = message.pop("type", None)
         if kind == "ping":
             return json.dumps({"type": "pong", "id": request_id})
