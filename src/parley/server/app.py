@@ -42,9 +42,10 @@ from .play import Play
 from .ratelimit import Limiter, MemoryLimiter, RedisLimiter
 from .runner import Runner
 from .seats import Automation, BotPool
-from .security import BodyLimit
+from .security import BodyLimit, redact_tokens_in_logs
 from .services import Services
 from .settings import Settings
+from .sockets import SocketCount
 from .store import Store
 from .ws import router as ws_router
 
@@ -105,6 +106,7 @@ def build_services(settings: Settings) -> Services:
         ),
         limiter=limiter,
         run=runner,
+        sockets=SocketCount(),
     )
 
 
@@ -146,6 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _add_error_handlers(app)
     _add_static(app, settings.static_dir or PACKAGED_STATIC)
     app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
+    redact_tokens_in_logs()
     return app
 
 

@@ -63,6 +63,14 @@ class Busy(Conflict):
     code = "busy"
 
 
+class TooManySockets(ServerError):
+    status, code = 429, "too_many_sockets"
+
+
+class ServerFull(ServerError):
+    status, code = 503, "server_full"
+
+
 class PayloadTooLarge(ServerError):
     status, code = 413, "too_large"
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -82,3 +84,27 @@ async def _answer(send: Send, status: int, code: str, message: str, **extra: str
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+_TOKEN_IN_URL = re.compile(r"(?i)(token=)[^&\s\"]+")
+
+
+class RedactTokens(logging.Filter):
+    """Blank out `token=...` in log lines: an old client may still put its token in a URL."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                _TOKEN_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args
+            )
+        if isinstance(record.msg, str) and "token=" in record.msg.lower():
+            record.msg = _TOKEN_IN_URL.sub(r"\1***", record.msg)
+        return True
+
+
+def redact_tokens_in_logs() -> None:
+    """Install `RedactTokens` on the access and error logs of uvicorn (once)."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..net import client_address
 from ..schemas import ErrorOut
 from ..services import Services
 from ..vocab import UserRecord
@@ -43,8 +44,9 @@ async def limited_user(
 
 
 async def limited_address(svc: ServicesDep, request: Request) -> None:
+    """Sign-ups and log-ins, limited per client address (see `net.client_address`)."""
     limits = svc.settings.limits
-    host = request.client.host if request.client else "unknown"
+    host = client_address(request.scope, svc.settings.trusted_proxies)
     await svc.limiter.hit(f"addr:{host}", limits.signup_rate_per_second, limits.signup_burst)
 
 
