@@ -205,7 +205,13 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "database_url": database_url,
         "clock": ManualClock(),
         "scheduler_poll_seconds": None,
-        "limits": Limits(rate_per_second=1000.0, rate_burst=1000.0, signup_burst=1000.0),
+        "limits": Limits(
+            rate_per_second=1000.0,
+            rate_burst=1000.0,
+            signup_burst=1000.0,
+            read_rate_per_second=1000.0,
+            read_burst=1000.0,
+        ),
     }
     values.update(overrides)
     return Settings(**values)

@@ -24,7 +24,13 @@ from parley.server import Limits
 from parley.server.net import UNVERIFIED, client_address
 from parley.server.security import RedactTokens
 
-OPEN = {"rate_per_second": 1000.0, "rate_burst": 1000.0, "signup_burst": 1000.0}
+OPEN = {
+    "rate_per_second": 1000.0,
+    "rate_burst": 1000.0,
+    "signup_burst": 1000.0,
+    "read_rate_per_second": 1000.0,
+    "read_burst": 1000.0,
+}
 
 
 @pytest.fixture
@@ -154,3 +160,84 @@ def _eventually(check: Callable[[], bool]) -> bool:
 
     wait_until(check, what="the server to notice")
     return True
+
+
+def test_reads_have_a_budget_and_past_points_cost_more(
+    server_with: Callable[..., LiveServer],
+) -> None:
+    live = server_with({"read_rate_per_second": 0.001, "read_burst": 8, "past_read_cost": 5})
+    amy, bob = sign_up(live.url, "amy"), sign_up(live.url, "bob")
+    gid = amy.post("/api/games", {"game": "countdown", "seats": 2}, expect=201)["id"]
+    bob.post(f"/api/games/{gid}/join", {"role": "player"})
+    amy.post(f"/api/games/{gid}/start")
+    for _ in range(3):
+        amy.get(f"/api/games/{gid}")
+    amy.get(f"/api/games/{gid}/state", params={"at": 0})  # 5 of the 8
+    refused = amy.http.get(f"/api/games/{gid}/state", headers=amy.headers)
+    assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+    bob.get(f"/api/games/{gid}/state")  # each user has their own budget
+
+
+def test_an_earlier_point_is_replayed_once_then_served_from_memory(
+    live: LiveServer, users: Callable[..., Client]
+) -> None:
+    amy, bob = users("amy"), users("bob")
+    gid = amy.post("/api/games", {"game": "countdown", "seats": 2}, expect=201)["id"]
+    bob.post(f"/api/games/{gid}/join", {"role": "player"})
+    amy.post(f"/api/games/{gid}/start")
+    for _ in range(4):
+        for who in (amy, bob):
+            if who.get(f"/api/games/{gid}/state")["can_act"]:
+                who.post(f"/api/games/{gid}/actions", {"action": "take 1"})
+    tables = live.services.tables
+    loads: list[int | None] = []
+    original = tables._load_match
+
+    def counting(s: object, game: object, upto: int | None = None) -> object:
+        loads.append(upto)
+        return original(s, game, upto)  # type: ignore[arg-type]
+
+    tables._load_match = counting  # type: ignore[assignment,method-assign]
+    try:
+        first = amy.get(f"/api/games/{gid}/state", params={"at": 2})
+        again = amy.get(f"/api/games/{gid}/state", params={"at": 2})
+    finally:
+        tables._load_match = original  # type: ignore[method-assign]
+    assert first == again and first["at"] == 2
+    assert loads == [2]
+
+
+def test_logging_in_costs_one_scrypt_whatever_the_account(
+    live: LiveServer, users: Callable[..., Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hashlib
+
+    users("keyed", password="correct horse")
+    users("keyless")
+    anon = Client(live.url, "anon")
+    anon.post("/api/sessions", {"username": "nobody", "password": "x"}, expect=401)  # warm-up
+    calls: list[int] = []
+    real = hashlib.scrypt
+
+    def counted(*args: object, **kwargs: object) -> bytes:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hashlib, "scrypt", counted)
+    for name, password, status in [
+        ("nobody", "whatever1", 401),
+        ("keyless", "whatever1", 401),
+        ("keyed", "wrong one", 401),
+        ("keyed", "correct horse", 200),
+    ]:
+        calls.clear()
+        anon.post("/api/sessions", {"username": name, "password": password}, expect=status)
+        assert len(calls) == 1, name
+
+
+def test_sqlite_commits_survive_a_power_cut_by_default(live: LiveServer) -> None:
+    from parley.server import Settings
+
+    assert Settings().sqlite_synchronous == "FULL"
+    with live.services.tables.db.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL

@@ -85,6 +85,7 @@ def build_services(settings: Settings) -> Services:
         capacity=settings.cache_games,
         notify=bus.publish,
         freshness_seconds=settings.cache_freshness_seconds,
+        past_capacity=settings.cache_past,
     )
     tables.automation = Automation(BotPool(), settings.automation_batch)
     limiter: Limiter = MemoryLimiter()
@@ -203,6 +204,10 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
+        if any(e.get("type") == "json_invalid" for e in exc.errors()):
+            # Not understood at all (400), rather than understood and not fitting (422).
+            bad = {"error": "bad_request", "message": "the request body is not valid JSON"}
+            return JSONResponse(bad, status_code=400)
         problems = [
             {
                 "where": ".".join(str(p) for p in e.get("loc", ())),

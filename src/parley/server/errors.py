@@ -43,6 +43,12 @@ class Conflict(ServerError):
     status, code = 409, "conflict"
 
 
+class StaleRevision(Conflict):
+    """The seat's submission changed since the revision the client acted on."""
+
+    code = "stale"
+
+
 class UsernameTaken(Conflict):
     code = "username_taken"
 

@@ -174,7 +174,8 @@ class Lobby:
             if row.private and member is None:
                 code = row.invite_code or ""
                 if not hmac.compare_digest((invite_code or "").encode(), code.encode()):
-                    raise Forbidden("this game is private: its invite code is needed to join")
+                    # Without its code, a private game is one the caller may not know of.
+                    raise NotFound(f"there is no game {game_id!r}")
             if member is not None:
                 self._rejoin(txn, member, role)
                 return

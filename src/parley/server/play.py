@@ -21,7 +21,7 @@ from parley.kernel import (
 
 from . import store
 from .clock import Clock
-from .errors import BadRequest, Conflict, Forbidden, WrongStatus
+from .errors import BadRequest, Conflict, Forbidden, NotFound, StaleRevision, WrongStatus
 from .live import LiveGame, Tables, Txn
 from .press import check_press
 from .schemas import (
@@ -49,6 +49,8 @@ def seat_member(live: LiveGame, user: UserRecord) -> MemberRecord:
     """The user's seat in a running game, or why they may not act in it."""
     member = live.member(user.id)
     if member is None:
+        if live.row.private:
+            raise NotFound(f"there is no game {live.row.id!r}")  # private games stay unseen
         raise Forbidden("you are not a player in this game")
     if member.seat is None:
         raise Forbidden(
@@ -117,12 +119,26 @@ class Play:
                     f"but the game is at {match.state_id}",
                     state_id=match.state_id,
                 )
+            if req.revision is not None and req.revision != live.revision(seat):
+                raise StaleRevision(
+                    f"the action revises revision {req.revision} of your seat's submission, "
+                    f"but it is at revision {live.revision(seat)} (changed elsewhere, e.g. in "
+                    "another tab): look at it again before sending",
+                    state_id=match.state_id,
+                    revision=live.revision(seat),
+                )
             action = self._action(live, seat, req)
             entry = txn.act(seat, action, state_id=req.state_id)
             if member.missed:
                 txn.update_member(member, missed=0)
             shown = match.history(Viewer.of(seat), since=entry.seq)[0]
-            return ActionOut(entry=shown, state_id=match.state_id, seq=match.seq, status=txn.status)
+            return ActionOut(
+                entry=shown,
+                state_id=match.state_id,
+                seq=match.seq,
+                status=txn.status,
+                revision=live.revision(seat),
+            )
 
         def after(live: LiveGame) -> tuple[int, int, GameStatus]:
             # Bots may have answered and the game may have ended within the same change.

@@ -107,6 +107,11 @@ class ActionIn(Strict):
     state_id: Annotated[int, Field(ge=0)] | None = Field(
         default=None, description="refuse the action if the game has moved past this state"
     )
+    revision: Annotated[int, Field(ge=0)] | None = Field(
+        default=None,
+        description="refuse the action if your seat's submissions have changed since this "
+        "revision (the `revision` of your state)",
+    )
 
 
 class PressIn(Strict):
@@ -240,6 +245,11 @@ class StateOut(BaseModel):
     observation: dict[str, JsonValue]
     can_act: bool
     owes: bool
+    revision: int | None = Field(
+        default=None,
+        description="your seat's submissions so far; send it with an action to refuse it if "
+        "they changed meanwhile",
+    )
     options: dict[str, JsonValue] | None = Field(
         default=None, description="the legal-options tree of your seat when it may act"
     )
@@ -273,6 +283,7 @@ class ActionOut(BaseModel):
     state_id: int
     seq: int
     status: GameStatus
+    revision: int | None = Field(default=None, description="your seat's revision after this action")
 
 
 class PressOut(BaseModel):

@@ -62,9 +62,12 @@ class Settings:
     deadline_lease_seconds: float = 30.0
     snapshot_every: int = 64  # entries between snapshots of a running game
     cache_games: int = 2000  # games kept in memory per process
+    cache_past: int = 64  # earlier points of games (`state?at=`) kept in memory per process
     cache_freshness_seconds: float = 1.0  # reads trust the cache this long without a notice
     automation_batch: int = 200  # bot/disorder actions in one go before yielding
-    sqlite_synchronous: str = "NORMAL"  # WAL + NORMAL survives a process crash; FULL a power cut
+    # WAL + FULL: a committed change survives a power cut too (an fsync per commit); NORMAL
+    # survives a crash of the process but may lose the last commits to a power cut.
+    sqlite_synchronous: str = "FULL"
     trusted_proxies: tuple[str, ...] = ()  # addresses/networks whose X-Forwarded-For is believed
     static_dir: Path | None = None  # the web client; None: the packaged one if present
     migrate: bool = True

@@ -11,7 +11,7 @@ from typing import Any
 
 from parley.kernel import SPECTATOR, Match, Viewer
 
-from .errors import Forbidden, WrongStatus
+from .errors import Forbidden, NotFound, WrongStatus
 from .live import LiveGame
 from .schemas import (
     DeadlineOut,
@@ -31,7 +31,7 @@ def viewer_of(live: LiveGame, user: UserRecord | None) -> Viewer:
     if member is not None and member.seat is not None and member.role is Role.PLAYER:
         return Viewer.of(member.seat)
     if live.row.private and member is None:
-        raise Forbidden("this game is private: join it with its invite code first")
+        raise NotFound(f"there is no game {live.row.id!r}")  # private games stay unseen
     return SPECTATOR
 
 
@@ -200,6 +200,7 @@ def state_dict(
         "observation": observation,
         "can_act": can_act,
         "owes": seat is not None and seat in turn.owing,
+        "revision": None if seat is None else live.revision(seat),
         "options": options,
         "deadline": deadline,
         "text": live.rules.render(observation["view"]) if with_text else None,

@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from parley.kernel import ParleyError
-from parley.server.api.deps import GameId, LimitedUser, User, errors, limited_address
+from parley.server.api.deps import GameId, LimitedUser, ReadingUser, errors, limited_address
 from parley.server.errors import ServerError, status_and_body
 from parley.server.hub import Conn
 from parley.server.services import Services
@@ -73,7 +73,7 @@ def register_agent(req: RegisterAgent, gw: GatewayDep) -> RegisteredOut:
 
 
 @router.get("/me", response_model=AgentOut, responses=errors(401))
-def me(gw: GatewayDep, user: User) -> AgentOut:
+def me(gw: GatewayDep, user: ReadingUser) -> AgentOut:
     return gw.profile(user)
 
 
@@ -101,7 +101,7 @@ def answer_decision(
 
 
 @router.get("/games/{game_id}/reasoning", response_model=NotesOut, responses=errors(401, 403, 404))
-def my_reasoning(game_id: GameId, gw: GatewayDep, user: User) -> NotesOut:
+def my_reasoning(game_id: GameId, gw: GatewayDep, user: ReadingUser) -> NotesOut:
     """Your own private reasoning in this game (nobody else's)."""
     return gw.my_notes(user, game_id)
 
@@ -109,7 +109,7 @@ def my_reasoning(game_id: GameId, gw: GatewayDep, user: User) -> NotesOut:
 @router.get(
     "/games/{game_id}/research", response_model=ResearchOut, responses=errors(401, 403, 404, 409)
 )
-def research_export(game_id: GameId, gw: GatewayDep, user: User) -> ResearchOut:
+def research_export(game_id: GameId, gw: GatewayDep, user: ReadingUser) -> ResearchOut:
     """The archive record with every agent's reasoning and decisions, once the game is over."""
     return gw.research(user, game_id)
 

@@ -43,6 +43,15 @@ async def limited_user(
     return user
 
 
+async def reading_user(
+    svc: ServicesDep, user: Annotated[UserRecord, Depends(current_user)]
+) -> UserRecord:
+    """The caller, once their read budget allows one more read."""
+    limits = svc.settings.limits
+    await svc.limiter.hit(f"read:{user.id}", limits.read_rate_per_second, limits.read_burst)
+    return user
+
+
 async def limited_address(svc: ServicesDep, request: Request) -> None:
     """Sign-ups and log-ins, limited per client address (see `net.client_address`)."""
     limits = svc.settings.limits
@@ -51,7 +60,8 @@ async def limited_address(svc: ServicesDep, request: Request) -> None:
 
 
 User = Annotated[UserRecord, Depends(current_user)]
-LimitedUser = Annotated[UserRecord, Depends(limited_user)]
+LimitedUser = Annotated[UserRecord, Depends(limited_user)]  # changes: the request budget
+ReadingUser = Annotated[UserRecord, Depends(reading_user)]  # reads: the read budget
 GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the game's id")]
 
 

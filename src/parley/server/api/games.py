@@ -19,7 +19,7 @@ from ..schemas import (
     TakeoverIn,
 )
 from ..vocab import GameStatus
-from .deps import GameId, LimitedUser, ServicesDep, User, errors
+from .deps import GameId, LimitedUser, ReadingUser, ServicesDep, errors
 
 router = APIRouter(prefix="/api/games", tags=["lobby"])
 
@@ -27,7 +27,7 @@ router = APIRouter(prefix="/api/games", tags=["lobby"])
 @router.get("", response_model=GameListOut, responses=errors(401))
 async def list_games(
     svc: ServicesDep,
-    user: User,
+    user: ReadingUser,
     status_: Annotated[list[GameStatus] | None, Query(alias="status", max_length=4)] = None,
     mine: bool = False,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
@@ -50,7 +50,7 @@ async def create_game(req: CreateGame, svc: ServicesDep, user: LimitedUser) -> G
 
 
 @router.get("/{game_id}", response_model=GameOut, responses=errors(401, 404))
-async def get_game(game_id: GameId, svc: ServicesDep, user: User) -> GameOut:
+async def get_game(game_id: GameId, svc: ServicesDep, user: ReadingUser) -> GameOut:
     return await svc.run(svc.lobby.get, user, game_id)
 
 
@@ -135,7 +135,7 @@ async def open_seat(
 
 
 @router.get("/{game_id}/events", response_model=EventsOut, responses=errors(401, 404))
-async def game_events(game_id: GameId, svc: ServicesDep, user: User) -> EventsOut:
+async def game_events(game_id: GameId, svc: ServicesDep, user: ReadingUser) -> EventsOut:
     """Server events beside the record: joins, starts, deadlines fired, seat changes."""
     events = await svc.run(svc.lobby.events, user, game_id)
     return EventsOut(events=[EventOut.model_validate(e) for e in events])
