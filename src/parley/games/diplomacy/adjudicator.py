@@ -34,6 +34,7 @@ from typing import Any
 from .convoys import ConvoyTables, tables_for
 from .legality import check_convoy, check_move, check_support_move
 from .map import DipMap
+from .native import REASONS, SUCCESS_REASONS, CoreMap, core_map
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from .position import Dislodged, Piece, Position
 from .results import OrderResult, Outcome, Reason
@@ -265,6 +266,9 @@ class MovementOrders:
 
     def adjudicate(self) -> MovementReport:
         """Resolve the validated orders: the results, and the position after the moves."""
+        core = core_map(self.dip)
+        if core is not None:
+            return self._adjudicate_native(core)
         dip = self.dip
         provs, slot_of, pieces, power = self.provs, self.slot_of, self.pieces, self.power
         kind = list(self.given_kind)  # unmatched supports and convoys become VOID below
@@ -328,6 +332,78 @@ class MovementOrders:
         self.supporters, self.attackers, self.h2h = supporters, attackers, h2h
         self._solve()
         return self._report()
+
+    def _adjudicate_native(self, core: CoreMap) -> MovementReport:
+        """The same resolution and results, with matching, decisions, reasons and the next
+        position computed by the native core."""
+        pieces = self.pieces
+        kinds, res, beaten, reasons, whos, units, dislodged, contested = core.resolve(
+            self.provs,
+            self.power,
+            [u[1] for u in pieces],
+            [u[2] for u in pieces],
+            self.given_kind,
+            self.dst,
+            self.dloc,
+            self.tgt,
+            self.via,
+        )
+        self.kind, self.res = kinds, res
+        dip = self.dip
+        names = dip.unit_names
+
+        def name(slot: int) -> str:
+            if slot < 0:
+                return "?"
+            piece = pieces[slot]
+            return names[piece[1]][piece[2]]
+
+        results: list[OrderResult] = []
+        append = results.append
+        n = len(pieces)
+        ordered = [False] * n
+        clashes = self.clashes
+        powers = dip.powers
+        for power_name, order, slot, why in self.entries:
+            if why is None and (not clashes or slot not in clashes):
+                ordered[slot] = True
+                reason = REASONS[reasons[slot]]
+                if reason in SUCCESS_REASONS:
+                    append(_new_result((power_name, order, _SUCCEEDS, reason, (), None, False)))
+                    continue
+                b = beaten[slot]
+                who = tuple(map(name, whos[slot]))
+                hit = None if b < 0 else name(b)
+                append(_new_result((power_name, order, _FAILS, reason, who, hit, False)))
+                continue
+            b = beaten[slot] if slot >= 0 else -1
+            hit = None if b < 0 else name(b)
+            reason = why if why is not None else Reason.DUPLICATE
+            if reason is Reason.FOREIGN_UNIT:
+                detail: tuple[str, ...] = (powers[pieces[slot].power],)
+            else:
+                if slot >= 0:
+                    ordered[slot] = True
+                detail = _illegal_detail(order, reason)
+            append(OrderResult(power_name, order, Outcome.ILLEGAL, reason, detail, hit))
+        holds = _holds(dip)
+        for i in range(n):
+            if not ordered[i]:
+                piece = pieces[i]
+                order = holds[piece.fleet][piece.loc]
+                b = beaten[i]
+                if b >= 0:
+                    hit = name(b)
+                    append(
+                        OrderResult(
+                            powers[piece.power], order, Outcome.FAILS, Reason.DISLODGED,
+                            (hit,), hit, True,
+                        )
+                    )  # fmt: skip
+                else:
+                    append(_new_result((powers[piece.power], order, *_DEFAULT_HELD)))
+        nxt = Position(dip, self.pos.phase, units, dict(self.pos.owner), dislodged, contested)
+        return MovementReport(results, nxt)
 
     # --- the resolver -------------------------------------------------------------------
 
@@ -720,6 +796,7 @@ _SUCCESS: dict[int, tuple[Outcome, Reason, tuple[str, ...], None, bool]] = {
     SUPPORT: (Outcome.SUCCEEDS, Reason.SUPPORTED, (), None, False),
     CONVOY: (Outcome.SUCCEEDS, Reason.CONVOYED, (), None, False),
 }
+_SUCCEEDS, _FAILS = Outcome.SUCCEEDS, Outcome.FAILS
 _DEFAULT_HELD = (Outcome.SUCCEEDS, Reason.HELD, (), None, True)
 _UNMATCHED = (Outcome.FAILS, Reason.UNMATCHED)
 

@@ -17,6 +17,7 @@ from dataclasses import replace
 from .adjustments import adjustment_counts, free_homes
 from .convoys import ConvoyTables, tables_for
 from .map import DipMap, ProvinceKind
+from .native import CoreMap, core_map, order_table
 from .orders import (
     WAIVE,
     Build,
@@ -129,6 +130,9 @@ def _interned(dip: DipMap) -> _Interned:
 def movement_orders(pos: Position, convoys: ConvoyTables | None = None) -> dict[int, list[Order]]:
     """Legal orders of every unit in a movement phase, by the unit's province."""
     dip = pos.map
+    core = core_map(dip)
+    if core is not None:
+        return _native_movement_orders(pos, core)
     tables = convoys or tables_for(dip)
     interned = _interned(dip)
     pairs = interned.pairs
@@ -173,6 +177,17 @@ def movement_orders(pos: Position, convoys: ConvoyTables | None = None) -> dict[
     if convoy_moves:
         _add_convoy_orders(dip, tables, interned, units, fleets, convoy_moves, out)
     return out
+
+
+def _native_movement_orders(pos: Position, core: CoreMap) -> dict[int, list[Order]]:
+    units = pos.units
+    provs = list(units)
+    pieces = list(units.values())
+    lists = core.movement_orders(
+        provs, [u[0] for u in pieces], [u[1] for u in pieces], [u[2] for u in pieces], -1
+    )
+    table = order_table(pos.map).__getitem__
+    return {p: list(map(table, codes)) for p, codes in zip(provs, lists, strict=True)}
 
 
 def _add_convoy_orders(

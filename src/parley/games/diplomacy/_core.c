@@ -1,0 +1,1106 @@
+/* The native core of the Diplomacy engine: convoy routes, legal orders, movement
+ * resolution, retreats and adjustments on int tables.
+ *
+ * It mirrors the pure-Python engine (legal.py, convoys.py, adjudicator.py, retreats.py,
+ * adjustments.py) step for step, including the order in which lists are built, so that the
+ * two agree on every list, outcome and reason; the differential tests hold them to that.
+ * Orders are interned ints (see native.py for the layout). Sets of provinces are 128-bit
+ * masks, so a map may have at most 128 provinces and 255 locations.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef unsigned __int128 mask_t;
+#define BIT(i) (((mask_t)1) << (i))
+#define HAS(m, i) ((int)(((m) >> (i)) & 1))
+
+#define MAXP 128
+#define MAXL 256
+#define MAXADJ 24
+#define MAXPOW 16
+
+/* Order layout: kind in bits 0-3, fleet 4, target fleet 5, loc 6-13, a 14-21, b 22-29,
+ * via 30. */
+enum { O_HOLD, O_MOVE, O_SHOLD, O_SMOVE, O_CONVOY, O_RETREAT, O_DISBAND, O_BUILD, O_WAIVE };
+#define ENC(kind, fleet, tfleet, loc, a, b, via)                                     \
+    ((long)(kind) | ((long)(fleet) << 4) | ((long)(tfleet) << 5) | ((long)(loc) << 6) | \
+     ((long)(a) << 14) | ((long)(b) << 22) | ((long)(via) << 30))
+
+/* Province kinds, as map.py numbers them for us. */
+enum { K_LAND, K_COAST, K_SEA, K_IMPASSABLE };
+
+/* Movement kinds and reasons; the reason numbers are indices into native.REASONS. */
+enum { M_HOLD, M_MOVE, M_SUPPORT, M_CONVOY, M_VOID };
+enum {
+    R_MOVED, R_HELD, R_SUPPORTED, R_CONVOYED, R_BOUNCED, R_OWN_UNIT, R_DISLODGED, R_CUT,
+    R_UNMATCHED, R_NO_CONVOY, R_CONVOY_DISRUPTED, R_PARADOX
+};
+
+typedef struct {
+    PyObject_HEAD
+    int P, L, powers;
+    uint8_t loc_province[MAXL];
+    uint8_t loc_is_coast[MAXL]; /* a named coast */
+    uint8_t army_stand[MAXL], fleet_stand[MAXL];
+    uint8_t kind[MAXP];
+    int8_t home[MAXP];
+    uint8_t ncoasts[MAXP];
+    uint8_t coasts[MAXP][4];
+    uint8_t army_n[MAXP];
+    uint8_t army_adj[MAXP][MAXADJ];
+    uint8_t fleet_n[MAXL];
+    uint8_t fleet_adj[MAXL][MAXADJ];
+    mask_t army_mask[MAXP];
+    mask_t fleet_mask[MAXL];
+    mask_t sea_mask, coast_mask, centre_mask;
+    mask_t seas_near[MAXP], sea_adj[MAXP], sea_coasts[MAXP], near[MAXP], any_adj[MAXP];
+    int nhomes[MAXPOW];
+    uint8_t homes[MAXPOW][MAXP];
+} MapObject;
+
+static PyTypeObject MapType;
+
+/* --- helpers ------------------------------------------------------------------------ */
+
+static inline int low_bit(mask_t m) {
+    uint64_t lo = (uint64_t)m;
+    if (lo) return __builtin_ctzll(lo);
+    return 64 + __builtin_ctzll((uint64_t)(m >> 64));
+}
+
+static PyObject *mask_to_long(mask_t m) {
+    PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(m >> 64));
+    PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)m);
+    PyObject *sixty_four = PyLong_FromLong(64);
+    PyObject *out = NULL, *shifted = NULL;
+    if (hi && lo && sixty_four) {
+        shifted = PyNumber_Lshift(hi, sixty_four);
+        if (shifted) out = PyNumber_Or(shifted, lo);
+    }
+    Py_XDECREF(hi);
+    Py_XDECREF(lo);
+    Py_XDECREF(sixty_four);
+    Py_XDECREF(shifted);
+    return out;
+}
+
+static int long_to_mask(PyObject *obj, mask_t *out) {
+    PyObject *mask64 = PyLong_FromUnsignedLongLong(~0ULL);
+    PyObject *sixty_four = PyLong_FromLong(64);
+    PyObject *lo = NULL, *shifted = NULL;
+    int ok = -1;
+    if (mask64 && sixty_four) {
+        lo = PyNumber_And(obj, mask64);
+        shifted = PyNumber_Rshift(obj, sixty_four);
+        if (lo && shifted) {
+            unsigned long long l = PyLong_AsUnsignedLongLong(lo);
+            unsigned long long h = PyLong_AsUnsignedLongLong(shifted);
+            if (!PyErr_Occurred()) {
+                *out = ((mask_t)h << 64) | (mask_t)l;
+                ok = 0;
+            }
+        }
+    }
+    Py_XDECREF(mask64);
+    Py_XDECREF(sixty_four);
+    Py_XDECREF(lo);
+    Py_XDECREF(shifted);
+    return ok;
+}
+
+/* Read a sequence of small ints into `out` (at most `cap`); returns the count or -1. */
+static Py_ssize_t read_ints(PyObject *seq, int *out, Py_ssize_t cap, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > cap) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: %zd items, at most %zd", what, n, cap);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(items[i]);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return n;
+}
+
+static PyObject *ints_to_list(const int *v, Py_ssize_t n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+/* Records made for Python: the engine's Piece and Dislodged named tuples, set by
+ * `configure`, built as their tuple base would build them (no Python-level __new__). */
+static PyTypeObject *piece_type = NULL, *dislodged_type = NULL;
+
+static PyObject *record(PyTypeObject *type, int n, PyObject **items) {
+    PyObject *t = type->tp_alloc(type, n);
+    if (!t) {
+        for (int k = 0; k < n; k++) Py_XDECREF(items[k]);
+        return NULL;
+    }
+    for (int k = 0; k < n; k++) {
+        if (!items[k]) {
+            for (int j = k + 1; j < n; j++) Py_XDECREF(items[j]);
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, k, items[k]);
+    }
+    return t;
+}
+
+static PyObject *make_piece(int power, int fleet, int loc) {
+    PyObject *items[3] = {PyLong_FromLong(power), PyBool_FromLong(fleet), PyLong_FromLong(loc)};
+    return record(piece_type, 3, items);
+}
+
+static PyObject *configure(PyObject *mod, PyObject *args) {
+    PyObject *piece, *dislodged;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &piece, &PyType_Type, &dislodged))
+        return NULL;
+    if (!PyType_IsSubtype((PyTypeObject *)piece, &PyTuple_Type) ||
+        !PyType_IsSubtype((PyTypeObject *)dislodged, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "Piece and Dislodged must be tuple types");
+        return NULL;
+    }
+    Py_INCREF(piece);
+    Py_INCREF(dislodged);
+    Py_XSETREF(piece_type, (PyTypeObject *)piece);
+    Py_XSETREF(dislodged_type, (PyTypeObject *)dislodged);
+    Py_RETURN_NONE;
+}
+
+/* --- the map ------------------------------------------------------------------------ */
+
+static int map_init(MapObject *self, PyObject *args, PyObject *kwds) {
+    /* (P, powers, loc_province, loc_is_coast, army_stand, fleet_stand, kinds, centres,
+     *  homes, coasts, army_adj, fleet_adj) */
+    int P, powers;
+    PyObject *loc_province, *loc_is_coast, *army_stand, *fleet_stand, *kinds, *centres, *homes,
+        *coasts, *army_adj, *fleet_adj;
+    if (!PyArg_ParseTuple(args, "iiOOOOOOOOOO", &P, &powers, &loc_province, &loc_is_coast,
+                          &army_stand, &fleet_stand, &kinds, &centres, &homes, &coasts,
+                          &army_adj, &fleet_adj))
+        return -1;
+    if (P <= 0 || P > MAXP || powers <= 0 || powers > MAXPOW) {
+        PyErr_SetString(PyExc_ValueError, "map too large for the native core");
+        return -1;
+    }
+    int buf[MAXL];
+    Py_ssize_t L = read_ints(loc_province, buf, MAXL - 1, "loc_province");
+    if (L < 0) return -1;
+    self->P = P;
+    self->L = (int)L;
+    self->powers = powers;
+    for (int i = 0; i < L; i++) self->loc_province[i] = (uint8_t)buf[i];
+    if (read_ints(loc_is_coast, buf, MAXL, "loc_is_coast") != L) goto bad;
+    for (int i = 0; i < L; i++) self->loc_is_coast[i] = (uint8_t)buf[i];
+    if (read_ints(army_stand, buf, MAXL, "army_stand") != L) goto bad;
+    for (int i = 0; i < L; i++) self->army_stand[i] = (uint8_t)buf[i];
+    if (read_ints(fleet_stand, buf, MAXL, "fleet_stand") != L) goto bad;
+    for (int i = 0; i < L; i++) self->fleet_stand[i] = (uint8_t)buf[i];
+    if (read_ints(kinds, buf, MAXP, "kinds") != P) goto bad;
+    for (int i = 0; i < P; i++) self->kind[i] = (uint8_t)buf[i];
+    int cen[MAXP];
+    if (read_ints(centres, cen, MAXP, "centres") != P) goto bad;
+    if (read_ints(homes, buf, MAXP, "homes") != P) goto bad;
+    memset(self->nhomes, 0, sizeof self->nhomes);
+    self->sea_mask = self->coast_mask = self->centre_mask = 0;
+    for (int i = 0; i < P; i++) {
+        self->home[i] = (int8_t)buf[i];
+        if (buf[i] >= 0) self->homes[buf[i]][self->nhomes[buf[i]]++] = (uint8_t)i;
+        if (cen[i]) self->centre_mask |= BIT(i);
+        if (self->kind[i] == K_SEA) self->sea_mask |= BIT(i);
+        if (self->kind[i] == K_COAST) self->coast_mask |= BIT(i);
+    }
+    if (!PySequence_Check(coasts) || PySequence_Size(coasts) != P || PySequence_Size(army_adj) != P ||
+        PySequence_Size(fleet_adj) != L)
+        goto bad;
+    for (int i = 0; i < P; i++) {
+        PyObject *item = PySequence_GetItem(coasts, i);
+        if (!item) return -1;
+        Py_ssize_t n = read_ints(item, buf, 4, "coasts");
+        Py_DECREF(item);
+        if (n < 0) return -1;
+        self->ncoasts[i] = (uint8_t)n;
+        for (int k = 0; k < n; k++) self->coasts[i][k] = (uint8_t)buf[k];
+        item = PySequence_GetItem(army_adj, i);
+        if (!item) return -1;
+        n = read_ints(item, buf, MAXADJ, "army_adj");
+        Py_DECREF(item);
+        if (n < 0) return -1;
+        self->army_n[i] = (uint8_t)n;
+        self->army_mask[i] = 0;
+        for (int k = 0; k < n; k++) {
+            self->army_adj[i][k] = (uint8_t)buf[k];
+            self->army_mask[i] |= BIT(self->loc_province[buf[k]]);
+        }
+    }
+    for (int i = 0; i < L; i++) {
+        PyObject *item = PySequence_GetItem(fleet_adj, i);
+        if (!item) return -1;
+        Py_ssize_t n = read_ints(item, buf, MAXADJ, "fleet_adj");
+        Py_DECREF(item);
+        if (n < 0) return -1;
+        self->fleet_n[i] = (uint8_t)n;
+        self->fleet_mask[i] = 0;
+        for (int k = 0; k < n; k++) {
+            self->fleet_adj[i][k] = (uint8_t)buf[k];
+            self->fleet_mask[i] |= BIT(self->loc_province[buf[k]]);
+        }
+    }
+    for (int i = 0; i < P; i++) {
+        mask_t m = self->fleet_mask[i];
+        for (int k = 0; k < self->ncoasts[i]; k++) m |= self->fleet_mask[self->coasts[i][k]];
+        self->seas_near[i] = self->kind[i] == K_COAST ? (m & self->sea_mask) : 0;
+        int sea = self->kind[i] == K_SEA;
+        self->sea_adj[i] = sea ? (self->fleet_mask[i] & self->sea_mask) : 0;
+        self->sea_coasts[i] = sea ? (self->fleet_mask[i] & self->coast_mask) : 0;
+        self->any_adj[i] = self->army_mask[i] | m;
+    }
+    for (int i = 0; i < P; i++) {
+        mask_t two = self->any_adj[i];
+        for (mask_t m = self->any_adj[i]; m; m &= m - 1) two |= self->any_adj[low_bit(m)];
+        self->near[i] = two & ~BIT(i);
+    }
+    return 0;
+bad:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "inconsistent map tables");
+    return -1;
+}
+
+/* --- convoy routes (convoys.py) ---------------------------------------------------- */
+
+typedef struct {
+    int n;
+    uint8_t dst[MAXP]; /* in order of first discovery, as the Python dict keeps them */
+    mask_t seas[MAXP]; /* seas on some minimal route, by destination province */
+} Routes;
+
+typedef struct {
+    uint8_t node;
+    mask_t path, barred, touched;
+} Frame;
+
+static void minimal_routes(const MapObject *m, mask_t fleets, int src, Routes *out) {
+    out->n = 0;
+    mask_t start = m->seas_near[src] & fleets;
+    if (!start) return;
+    static int8_t slot[MAXP];
+    memset(slot, -1, sizeof slot);
+    static Frame stack[4096];
+    int top = 0;
+    mask_t not_src = ~BIT(src);
+    for (mask_t b = start; b; b &= b - 1) {
+        int s = low_bit(b);
+        stack[top].node = (uint8_t)s;
+        stack[top].path = BIT(s);
+        stack[top].barred = start | BIT(s);
+        stack[top].touched = 0;
+        top++;
+    }
+    while (top > 0) {
+        Frame f = stack[--top];
+        for (mask_t land = m->sea_coasts[f.node] & ~f.touched & not_src; land; land &= land - 1) {
+            int d = low_bit(land);
+            if (slot[d] < 0) {
+                slot[d] = (int8_t)out->n;
+                out->dst[out->n] = (uint8_t)d;
+                out->seas[out->n] = 0;
+                out->n++;
+            }
+            out->seas[slot[d]] |= f.path;
+        }
+        mask_t nxt = m->sea_adj[f.node] & fleets & ~f.barred;
+        if (nxt) {
+            mask_t barred2 = f.barred | m->sea_adj[f.node];
+            mask_t touched2 = f.touched | m->sea_coasts[f.node];
+            for (; nxt; nxt &= nxt - 1) {
+                int s = low_bit(nxt);
+                if (top >= 4096) break; /* cannot happen on a map of 128 provinces */
+                stack[top].node = (uint8_t)s;
+                stack[top].path = f.path | BIT(s);
+                stack[top].barred = barred2 | BIT(s);
+                stack[top].touched = touched2;
+                top++;
+            }
+        }
+    }
+}
+
+static mask_t route_seas(const MapObject *m, mask_t fleets, int src, int dst, int *found) {
+    Routes r;
+    minimal_routes(m, fleets, src, &r);
+    for (int k = 0; k < r.n; k++)
+        if (r.dst[k] == dst) {
+            *found = 1;
+            return r.seas[k];
+        }
+    *found = 0;
+    return 0;
+}
+
+static int route_possible(const MapObject *m, mask_t fleets, int src, int dst) {
+    int found;
+    route_seas(m, fleets, src, dst, &found);
+    return found;
+}
+
+/* --- a board: units, owners, dislodged units --------------------------------------- */
+
+typedef struct {
+    int8_t power[MAXP]; /* -1: no unit */
+    uint8_t fleet[MAXP];
+    uint8_t loc[MAXP];
+    int8_t owner[MAXP];
+    int8_t d_power[MAXP]; /* dislodged units: -1 none */
+    uint8_t d_fleet[MAXP];
+    uint8_t d_loc[MAXP];
+    int16_t d_from[MAXP];
+    mask_t contested;
+    int n_order;
+    uint8_t order[MAXP]; /* provinces with a unit, in the order the lists follow */
+} Board;
+
+/* --- legal movement orders (legal.py) ------------------------------------------------ */
+
+typedef struct {
+    int cap, n;
+    long *v;
+} Vec;
+
+static int vec_push(Vec *vec, long x) {
+    if (vec->n == vec->cap) {
+        int cap = vec->cap ? vec->cap * 2 : 64;
+        long *v = PyMem_Realloc(vec->v, sizeof(long) * (size_t)cap);
+        if (!v) return -1;
+        vec->v = v;
+        vec->cap = cap;
+    }
+    vec->v[vec->n++] = x;
+    return 0;
+}
+
+typedef struct {
+    Vec per[MAXP]; /* by province */
+} Lists;
+
+static void lists_free(Lists *l, const Board *b) {
+    for (int k = 0; k < b->n_order; k++) PyMem_Free(l->per[b->order[k]].v);
+}
+
+static int add_pair(const MapObject *m, Vec *out, int fleet, int loc, int ofleet, int oloc) {
+    int here_prov = m->loc_province[loc];
+    mask_t reach = fleet ? m->fleet_mask[loc] : m->army_mask[here_prov];
+    int oprov = m->loc_province[oloc];
+    if (HAS(reach, oprov) && vec_push(out, ENC(O_SHOLD, fleet, ofleet, loc, oloc, 0, 0))) return -1;
+    for (mask_t r = reach & ~BIT(oprov); r; r &= r - 1) {
+        int d = low_bit(r);
+        if (ofleet) {
+            for (int k = 0; k < m->fleet_n[oloc]; k++) {
+                int x = m->fleet_adj[oloc][k];
+                if (m->loc_province[x] == d &&
+                    vec_push(out, ENC(O_SMOVE, fleet, ofleet, loc, oloc, x, 0)))
+                    return -1;
+            }
+        } else if (HAS(m->army_mask[oprov], d)) {
+            if (vec_push(out, ENC(O_SMOVE, fleet, ofleet, loc, oloc, d, 0))) return -1;
+        }
+    }
+    return 0;
+}
+
+/* Fill `lists` for every unit of the board (or of power `who`, when >= 0: the others'
+ * lists are skipped but still count for the supports and convoys of `who`'s units). */
+static int movement_lists(const MapObject *m, const Board *b, int who, Lists *lists) {
+    mask_t fleets = 0, occupied = 0;
+    for (int k = 0; k < b->n_order; k++) {
+        int p = b->order[k];
+        occupied |= BIT(p);
+        if (b->fleet[p] && HAS(m->sea_mask, p)) fleets |= BIT(p);
+        lists->per[p].n = 0;
+        lists->per[p].cap = 0;
+        lists->per[p].v = NULL;
+    }
+    for (int k = 0; k < b->n_order; k++) {
+        int p = b->order[k];
+        if (who >= 0 && b->power[p] != who) continue;
+        int fleet = b->fleet[p], loc = b->loc[p];
+        Vec *out = &lists->per[p];
+        if (vec_push(out, ENC(O_HOLD, fleet, 0, loc, 0, 0, 0))) return -1;
+        if (fleet) {
+            for (int j = 0; j < m->fleet_n[loc]; j++)
+                if (vec_push(out, ENC(O_MOVE, 1, 0, loc, m->fleet_adj[loc][j], 0, 0))) return -1;
+        } else {
+            for (int j = 0; j < m->army_n[p]; j++)
+                if (vec_push(out, ENC(O_MOVE, 0, 0, loc, m->army_adj[p][j], 0, 0))) return -1;
+        }
+        for (mask_t o = m->near[p] & occupied; o; o &= o - 1) {
+            int q = low_bit(o);
+            if (add_pair(m, out, fleet, loc, b->fleet[q], b->loc[q])) return -1;
+        }
+    }
+    if (!fleets) return 0;
+    /* Convoyed moves, the convoys that carry them, and supports of them. */
+    static Routes routes[MAXP];
+    int armies[MAXP], na = 0;
+    for (int k = 0; k < b->n_order; k++) {
+        int p = b->order[k];
+        if (!b->fleet[p] && HAS(m->coast_mask, p)) {
+            minimal_routes(m, fleets, p, &routes[na]);
+            if (routes[na].n) armies[na++] = p;
+        }
+    }
+    mask_t landings = 0;
+    for (int i = 0; i < na; i++) {
+        int a = armies[i];
+        const Routes *r = &routes[i];
+        int mine = who < 0 || b->power[a] == who;
+        for (int k = 0; k < r->n; k++) {
+            int d = r->dst[k];
+            int via = HAS(m->army_mask[a], d);
+            if (!via) landings |= BIT(d);
+            if (mine && vec_push(&lists->per[a], ENC(O_MOVE, 0, 0, a, d, 0, via))) return -1;
+            for (mask_t s = r->seas[k]; s; s &= s - 1) {
+                int sea = low_bit(s);
+                if ((who < 0 || b->power[sea] == who) &&
+                    vec_push(&lists->per[sea], ENC(O_CONVOY, 1, 0, sea, a, d, 0)))
+                    return -1;
+            }
+        }
+    }
+    if (!landings) return 0;
+    for (int i = 0; i < na; i++) {
+        int a = armies[i];
+        const Routes *r = &routes[i];
+        for (int k = 0; k < r->n; k++) {
+            int d = r->dst[k];
+            if (HAS(m->army_mask[a], d)) continue;
+            for (int j = 0; j < b->n_order; j++) {
+                int p = b->order[j];
+                if (p == a || (who >= 0 && b->power[p] != who)) continue;
+                mask_t reach = b->fleet[p] ? m->fleet_mask[b->loc[p]] : m->army_mask[p];
+                if (!HAS(reach, d)) continue;
+                if (b->fleet[p] && HAS(r->seas[k], p) &&
+                    !route_possible(m, fleets & ~BIT(p), a, d))
+                    continue;
+                if (vec_push(&lists->per[p], ENC(O_SMOVE, b->fleet[p], 0, b->loc[p], a, d, 0)))
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Read (provinces in order, powers, fleets, locs) into a board's units. */
+static int read_units(const MapObject *m, PyObject *provs, PyObject *powers, PyObject *fleets,
+                      PyObject *locs, Board *b) {
+    int pv[MAXP], pw[MAXP], fl[MAXP], lc[MAXP];
+    Py_ssize_t n = read_ints(provs, pv, MAXP, "provinces");
+    if (n < 0) return -1;
+    if (read_ints(powers, pw, MAXP, "powers") != n || read_ints(fleets, fl, MAXP, "fleets") != n ||
+        read_ints(locs, lc, MAXP, "locations") != n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unit tables differ in length");
+        return -1;
+    }
+    memset(b->power, -1, sizeof b->power);
+    b->n_order = (int)n;
+    for (int i = 0; i < n; i++) {
+        if (pv[i] < 0 || pv[i] >= m->P || lc[i] < 0 || lc[i] >= m->L) {
+            PyErr_SetString(PyExc_ValueError, "unit outside the map");
+            return -1;
+        }
+        b->order[i] = (uint8_t)pv[i];
+        b->power[pv[i]] = (int8_t)pw[i];
+        b->fleet[pv[i]] = (uint8_t)fl[i];
+        b->loc[pv[i]] = (uint8_t)lc[i];
+    }
+    return 0;
+}
+
+/* movement_orders(provs, powers, fleets, locs, who) -> list of lists of order codes */
+static PyObject *map_movement_orders(MapObject *self, PyObject *args) {
+    PyObject *provs, *powers, *fleets, *locs;
+    int who = -1;
+    if (!PyArg_ParseTuple(args, "OOOO|i", &provs, &powers, &fleets, &locs, &who)) return NULL;
+    Board b;
+    if (read_units(self, provs, powers, fleets, locs, &b)) return NULL;
+    Lists *lists = PyMem_Malloc(sizeof(Lists));
+    if (!lists) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    if (movement_lists(self, &b, who, lists)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = PyList_New(b.n_order);
+    if (!out) goto done;
+    for (int k = 0; k < b.n_order; k++) {
+        Vec *v = &lists->per[b.order[k]];
+        PyObject *l = PyList_New(v->n);
+        if (!l) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        for (int j = 0; j < v->n; j++) PyList_SET_ITEM(l, j, PyLong_FromLong(v->v[j]));
+        PyList_SET_ITEM(out, k, l);
+    }
+done:
+    lists_free(lists, &b);
+    PyMem_Free(lists);
+    return out;
+}
+
+/* routes(fleets_mask, src) -> list of (dst, seas_mask) in discovery order */
+static PyObject *map_routes(MapObject *self, PyObject *args) {
+    PyObject *fleets_obj;
+    int src;
+    if (!PyArg_ParseTuple(args, "Oi", &fleets_obj, &src)) return NULL;
+    mask_t fleets;
+    if (long_to_mask(fleets_obj, &fleets)) return NULL;
+    if (src < 0 || src >= self->P) return PyErr_Format(PyExc_ValueError, "no province %d", src);
+    Routes r;
+    minimal_routes(self, fleets, src, &r);
+    PyObject *out = PyList_New(r.n);
+    if (!out) return NULL;
+    for (int k = 0; k < r.n; k++) {
+        PyObject *seas = mask_to_long(r.seas[k]);
+        if (!seas) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, Py_BuildValue("(iN)", r.dst[k], seas));
+    }
+    return out;
+}
+
+/* --- movement resolution (adjudicator.py) -------------------------------------------- */
+
+typedef struct {
+    const MapObject *m;
+    int n;
+    int prov[MAXP], power[MAXP], fleet[MAXP], kind[MAXP], dst[MAXP], dloc[MAXP], tgt[MAXP],
+        via[MAXP];
+    int slot_of[MAXP];
+    int convoyed[MAXP], h2h[MAXP];
+    mask_t cmask[MAXP];
+    int fleet_at[MAXP];
+    int nsup[MAXP], sup[MAXP][MAXP];
+    int natt[MAXP], att[MAXP][MAXP]; /* attackers by destination province */
+    int moves[MAXP], nmoves, supports[MAXP], nsupports, convoying[MAXP], nconvoying;
+    uint8_t res[MAXP], done[MAXP], visited[MAXP], in_cycle[MAXP], paradox[MAXP];
+    int cycle[MAXP * 4], ncycle;
+    int guess_based, hits;
+} Solver;
+
+static int resolve(Solver *s, int i);
+static int adjudicate(Solver *s, int i);
+
+static int support_count(Solver *s, int i, int not_power) {
+    int count = 1;
+    for (int k = 0; k < s->nsup[i]; k++) {
+        int x = s->sup[i][k];
+        if (s->power[x] != not_power && resolve(s, x)) count++;
+    }
+    return count;
+}
+
+static int path(Solver *s, int i) {
+    const MapObject *m = s->m;
+    mask_t mask = s->cmask[i];
+    mask_t frontier = m->seas_near[s->prov[i]] & mask;
+    mask_t seen = frontier;
+    mask_t target = BIT(s->dst[i]);
+    while (frontier) {
+        mask_t nxt = 0;
+        for (mask_t f = frontier; f; f &= f - 1) {
+            int sea = low_bit(f);
+            if (resolve(s, s->fleet_at[sea])) {
+                if (m->sea_coasts[sea] & target) return 1;
+                nxt |= m->sea_adj[sea];
+            }
+        }
+        frontier = nxt & mask & ~seen;
+        seen |= frontier;
+    }
+    return 0;
+}
+
+static int hold_strength(Solver *s, int p) {
+    int u = s->slot_of[p];
+    if (u < 0) return 0;
+    if (s->kind[u] == M_MOVE) return resolve(s, u) ? 0 : 1;
+    return support_count(s, u, -1);
+}
+
+static int attack_strength(Solver *s, int i) {
+    int u = s->slot_of[s->dst[i]];
+    if (u < 0 || (s->h2h[i] < 0 && s->kind[u] == M_MOVE && resolve(s, u)))
+        return support_count(s, i, -1);
+    if (s->power[u] == s->power[i]) return 0;
+    return support_count(s, i, s->power[u]);
+}
+
+static int prevent_strength(Solver *s, int k) {
+    if (s->convoyed[k] && !path(s, k)) return 0;
+    int j = s->h2h[k];
+    if (j >= 0 && resolve(s, j)) return 0;
+    return support_count(s, k, -1);
+}
+
+static int adjudicate(Solver *s, int i) {
+    int k = s->kind[i];
+    if (k == M_MOVE) {
+        if (s->convoyed[i] && !path(s, i)) return 0;
+        int attack = attack_strength(s, i);
+        if (attack == 0) return 0;
+        int j = s->h2h[i];
+        if (j >= 0) {
+            if (attack <= support_count(s, j, -1)) return 0;
+        } else if (attack <= hold_strength(s, s->dst[i])) {
+            return 0;
+        }
+        int d = s->dst[i];
+        for (int x = 0; x < s->natt[d]; x++) {
+            int other = s->att[d][x];
+            if (other != i && attack <= prevent_strength(s, other)) return 0;
+        }
+        return 1;
+    }
+    int me = s->power[i];
+    int here = s->prov[i];
+    if (k == M_SUPPORT) {
+        int aim = s->dst[i];
+        for (int x = 0; x < s->natt[here]; x++) {
+            int a = s->att[here][x];
+            if (s->power[a] == me) continue;
+            if (s->prov[a] != aim) {
+                if (!s->convoyed[a] || path(s, a)) return 0;
+            } else if (resolve(s, a)) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    for (int x = 0; x < s->natt[here]; x++) {
+        int a = s->att[here][x];
+        if (s->power[a] != me && adjudicate(s, a)) return 0;
+    }
+    return 1;
+}
+
+static void clear_cycle(Solver *s, int start) {
+    for (int x = start; x < s->ncycle; x++) s->in_cycle[s->cycle[x]] = 0;
+    s->ncycle = start;
+}
+
+static void backup(Solver *s, const int *members, int n) {
+    int convoys = 0, everything_moves = 1;
+    for (int x = 0; x < n; x++) {
+        if (s->kind[members[x]] == M_CONVOY) convoys = 1;
+        if (s->kind[members[x]] != M_MOVE) everything_moves = 0;
+    }
+    for (int x = 0; x < n; x++) {
+        int i = members[x];
+        if (convoys) {
+            if (s->kind[i] == M_CONVOY) {
+                s->res[i] = 0;
+                s->done[i] = 1;
+                s->paradox[i] = 1;
+            }
+        } else {
+            s->res[i] = (uint8_t)everything_moves;
+            s->done[i] = 1;
+        }
+    }
+}
+
+static int resolve(Solver *s, int i) {
+    if (s->done[i]) return s->res[i];
+    if (s->in_cycle[i]) {
+        s->guess_based = 1;
+        return s->res[i];
+    }
+    if (s->visited[i]) {
+        s->cycle[s->ncycle++] = i;
+        s->in_cycle[i] = 1;
+        s->guess_based = 1;
+        s->hits++;
+        return s->res[i];
+    }
+    s->visited[i] = 1;
+    int old_len = s->ncycle, old_guess = s->guess_based, old_hits = s->hits;
+    s->guess_based = 0;
+    s->res[i] = 0;
+    int first = adjudicate(s, i);
+    if (!s->guess_based) {
+        s->guess_based = old_guess;
+        s->res[i] = (uint8_t)first;
+        s->done[i] = 1;
+        s->visited[i] = 0;
+        return first;
+    }
+    if (s->in_cycle[i]) s->hits--;
+    if (s->hits == old_hits) {
+        clear_cycle(s, old_len);
+        s->res[i] = 1;
+        int second = adjudicate(s, i);
+        s->hits = old_hits;
+        if (first == second) {
+            clear_cycle(s, old_len);
+            s->guess_based = old_guess;
+            s->res[i] = (uint8_t)first;
+            s->done[i] = 1;
+            s->visited[i] = 0;
+            return first;
+        }
+        int members[MAXP * 4], n = 0, seen_i = 0;
+        for (int x = old_len; x < s->ncycle; x++) {
+            members[n++] = s->cycle[x];
+            if (s->cycle[x] == i) seen_i = 1;
+        }
+        if (!seen_i) members[n++] = i;
+        clear_cycle(s, old_len);
+        backup(s, members, n);
+        s->guess_based = old_guess;
+        s->visited[i] = 0;
+        return resolve(s, i);
+    }
+    if (!s->in_cycle[i]) {
+        s->cycle[s->ncycle++] = i;
+        s->in_cycle[i] = 1;
+    }
+    s->res[i] = (uint8_t)first;
+    s->visited[i] = 0;
+    return first;
+}
+
+/* Matching (intent to convoy, which supports and convoys match) and the solve. */
+static void solve(Solver *s) {
+    const MapObject *m = s->m;
+    int n = s->n;
+    s->nmoves = s->nsupports = s->nconvoying = 0;
+    for (int i = 0; i < n; i++) {
+        s->convoyed[i] = 0;
+        s->cmask[i] = 0;
+        s->nsup[i] = 0;
+        s->h2h[i] = -1;
+        s->res[i] = s->done[i] = s->visited[i] = s->in_cycle[i] = s->paradox[i] = 0;
+        if (s->kind[i] == M_MOVE) s->moves[s->nmoves++] = i;
+        else if (s->kind[i] == M_SUPPORT) s->supports[s->nsupports++] = i;
+        else if (s->kind[i] == M_CONVOY) s->convoying[s->nconvoying++] = i;
+    }
+    for (int p = 0; p < m->P; p++) s->natt[p] = 0;
+    for (int x = 0; x < s->nmoves; x++) {
+        int i = s->moves[x], d = s->dst[i];
+        if (!s->fleet[i]) {
+            int c = s->via[i] || !HAS(m->army_mask[s->prov[i]], d);
+            for (int y = 0; !c && y < s->nconvoying; y++) {
+                int f = s->convoying[y];
+                if (s->tgt[f] == i && s->dst[f] == d && s->power[f] == s->power[i]) c = 1;
+            }
+            s->convoyed[i] = c;
+        }
+        s->att[d][s->natt[d]++] = i;
+    }
+    for (int y = 0; y < s->nconvoying; y++) {
+        int f = s->convoying[y], a = s->tgt[f];
+        if (s->kind[a] == M_MOVE && s->dst[a] == s->dst[f] && s->convoyed[a]) {
+            s->cmask[a] |= BIT(s->prov[f]);
+            s->fleet_at[s->prov[f]] = f;
+        } else {
+            s->kind[f] = M_VOID;
+        }
+    }
+    for (int y = 0; y < s->nsupports; y++) {
+        int i = s->supports[y], t = s->tgt[i], ok;
+        if (s->dloc[i] == -2)
+            ok = s->kind[t] != M_MOVE;
+        else
+            ok = s->kind[t] == M_MOVE && s->dst[t] == s->dst[i] &&
+                 (s->dloc[i] < 0 || !s->fleet[t] || s->dloc[t] == s->dloc[i]);
+        if (ok)
+            s->sup[t][s->nsup[t]++] = i;
+        else
+            s->kind[i] = M_VOID;
+    }
+    for (int x = 0; x < s->nmoves; x++) {
+        int i = s->moves[x];
+        if (!s->convoyed[i]) {
+            int j = s->slot_of[s->dst[i]];
+            if (j >= 0 && s->kind[j] == M_MOVE && s->dst[j] == s->prov[i] && !s->convoyed[j])
+                s->h2h[i] = j;
+        }
+    }
+    s->ncycle = 0;
+    s->guess_based = 0;
+    s->hits = 0;
+    int backing[MAXP], nb = 0;
+    for (int y = 0; y < s->nsupports; y++)
+        if (s->kind[s->supports[y]] != M_VOID) backing[nb++] = s->supports[y];
+    for (int y = 0; y < s->nconvoying; y++)
+        if (s->kind[s->convoying[y]] != M_VOID) backing[nb++] = s->convoying[y];
+    for (int y = 0; y < nb; y++) {
+        int i = backing[y];
+        if (!s->natt[s->prov[i]]) s->res[i] = s->done[i] = 1;
+    }
+    for (int x = 0; x < s->nmoves; x++)
+        if (!s->done[s->moves[x]]) resolve(s, s->moves[x]);
+    for (int y = 0; y < nb; y++)
+        if (!s->done[backing[y]]) resolve(s, backing[y]);
+}
+
+/* Why a slot's order ended as it did: reason, and the slots it names (-1: unknown). */
+static int explain(Solver *s, int slot, int hit, int *who, int *nwho) {
+    int k = s->kind[slot];
+    *nwho = 0;
+    if (k == M_MOVE) {
+        if (s->res[slot]) return R_MOVED;
+        if (s->convoyed[slot] && !path(s, slot)) {
+            if (!s->cmask[slot]) return R_NO_CONVOY;
+            for (int y = 0; y < s->nconvoying; y++) {
+                int f = s->convoying[y];
+                if (s->kind[f] != M_VOID && HAS(s->cmask[slot], s->prov[f]) && s->paradox[f])
+                    return R_PARADOX;
+            }
+            return R_CONVOY_DISRUPTED;
+        }
+        int attack = attack_strength(s, slot);
+        int d = s->dst[slot];
+        int u = s->slot_of[d];
+        if (attack == 0 && u >= 0) {
+            int full = support_count(s, slot, -1);
+            for (int x = 0; x < s->natt[d]; x++) {
+                int o = s->att[d][x];
+                if (o != slot && full <= prevent_strength(s, o)) who[(*nwho)++] = o;
+            }
+            if (*nwho) return R_BOUNCED;
+            who[(*nwho)++] = u;
+            return R_OWN_UNIT;
+        }
+        int j = s->h2h[slot];
+        if (j >= 0) {
+            if (attack <= support_count(s, j, -1)) who[(*nwho)++] = j;
+        } else if (u >= 0 && attack <= hold_strength(s, d)) {
+            who[(*nwho)++] = u;
+        }
+        for (int x = 0; x < s->natt[d]; x++) {
+            int o = s->att[d][x];
+            if (o != slot && attack <= prevent_strength(s, o)) who[(*nwho)++] = o;
+        }
+        return R_BOUNCED;
+    }
+    if (k == M_SUPPORT) {
+        if (s->res[slot]) return R_SUPPORTED;
+        if (hit >= 0) {
+            who[(*nwho)++] = hit;
+            return R_DISLODGED;
+        }
+        int here = s->prov[slot];
+        for (int x = 0; x < s->natt[here]; x++) {
+            int a = s->att[here][x];
+            if (s->power[a] != s->power[slot] && s->prov[a] != s->dst[slot] &&
+                (!s->convoyed[a] || path(s, a)))
+                who[(*nwho)++] = a;
+        }
+        return R_CUT;
+    }
+    if (k == M_CONVOY) {
+        if (s->res[slot]) return R_CONVOYED;
+        if (s->paradox[slot]) return R_PARADOX;
+        who[(*nwho)++] = hit; /* -1 reads as "?" */
+        return R_DISLODGED;
+    }
+    if (k == M_VOID) {
+        who[(*nwho)++] = s->tgt[slot];
+        return R_UNMATCHED;
+    }
+    if (hit >= 0) {
+        who[(*nwho)++] = hit;
+        return R_DISLODGED;
+    }
+    return R_HELD;
+}
+
+/* resolve(provs, powers, fleets, locs, kinds, dsts, dlocs, tgts, vias) ->
+ *   (kinds, results, beaten_by, reasons, whos, units, dislodged, contested_mask)
+ * results[i] is 1 when the order succeeded; reasons are for the order the slot followed;
+ * units are (prov, power, fleet, loc) of the next position in the Python dict's order;
+ * dislodged are (prov, power, fleet, loc, attacker_from). */
+static PyObject *map_resolve(MapObject *self, PyObject *args) {
+    PyObject *a[9];
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
+                          &a[7], &a[8]))
+        return NULL;
+    /* One solver, reused: the GIL is held throughout and nothing here calls back into
+     * Python code that could re-enter. */
+    static Solver solver;
+    Solver *s = &solver;
+    PyObject *out = NULL;
+    s->m = self;
+    Py_ssize_t n = read_ints(a[0], s->prov, MAXP, "provinces");
+    if (n < 0) goto done;
+    int *fields[8] = {s->power, s->fleet, NULL, s->kind, s->dst, s->dloc, s->tgt, s->via};
+    int locs[MAXP];
+    fields[2] = locs;
+    for (int f = 0; f < 8; f++) {
+        if (read_ints(a[f + 1], fields[f], MAXP, "slot table") != n) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "slot tables differ");
+            goto done;
+        }
+    }
+    s->n = (int)n;
+    for (int p = 0; p < self->P; p++) s->slot_of[p] = -1;
+    for (int i = 0; i < n; i++) s->slot_of[s->prov[i]] = i;
+    solve(s);
+    /* The next position. */
+    int winner[MAXP];
+    for (int p = 0; p < self->P; p++) winner[p] = -1;
+    for (int x = 0; x < s->nmoves; x++)
+        if (s->res[s->moves[x]]) winner[s->dst[s->moves[x]]] = s->moves[x];
+    int beaten[MAXP];
+    mask_t staying = 0;
+    if (!piece_type) {
+        PyErr_SetString(PyExc_RuntimeError, "the native core is not configured");
+        goto done;
+    }
+    PyObject *units = PyDict_New(), *dislodged = PyDict_New();
+    PyObject *kinds = PyList_New(n), *results = PyList_New(n), *beaten_by = PyList_New(n);
+    PyObject *reasons = PyList_New(n), *whos = PyList_New(n);
+    if (!units || !dislodged || !kinds || !results || !beaten_by || !reasons || !whos) goto fail;
+    for (int i = 0; i < n; i++) {
+        beaten[i] = -1;
+        if (s->kind[i] == M_MOVE && s->res[i]) continue;
+        int p = s->prov[i], b = winner[p];
+        PyObject *key = PyLong_FromLong(p), *val;
+        if (b >= 0) {
+            beaten[i] = b;
+            PyObject *items[2] = {make_piece(s->power[i], s->fleet[i], locs[i]),
+                                  PyLong_FromLong(s->convoyed[b] ? -1 : s->prov[b])};
+            val = record(dislodged_type, 2, items);
+            if (!key || !val || PyDict_SetItem(dislodged, key, val)) goto fail_t;
+        } else {
+            staying |= BIT(p);
+            val = make_piece(s->power[i], s->fleet[i], locs[i]);
+            if (!key || !val || PyDict_SetItem(units, key, val)) goto fail_t;
+        }
+        Py_DECREF(key);
+        Py_DECREF(val);
+        continue;
+    fail_t:
+        Py_XDECREF(key);
+        Py_XDECREF(val);
+        goto fail;
+    }
+    for (int x = 0; x < s->nmoves; x++) {
+        int i = s->moves[x];
+        if (!s->res[i]) continue;
+        PyObject *key = PyLong_FromLong(s->dst[i]);
+        PyObject *val = make_piece(s->power[i], s->fleet[i], s->dloc[i]);
+        if (!key || !val || PyDict_SetItem(units, key, val)) {
+            Py_XDECREF(key);
+            Py_XDECREF(val);
+            goto fail;
+        }
+        Py_DECREF(key);
+        Py_DECREF(val);
+    }
+    for (int i = 0; i < n; i++) {
+        int who[MAXP], nwho;
+        int reason = explain(s, i, beaten[i], who, &nwho);
+        PyList_SET_ITEM(kinds, i, PyLong_FromLong(s->kind[i]));
+        PyList_SET_ITEM(results, i, PyBool_FromLong(s->res[i]));
+        PyList_SET_ITEM(beaten_by, i, PyLong_FromLong(beaten[i]));
+        PyList_SET_ITEM(reasons, i, PyLong_FromLong(reason));
+        PyObject *w = PyTuple_New(nwho);
+        if (!w) goto fail;
+        for (int x = 0; x < nwho; x++) PyTuple_SET_ITEM(w, x, PyLong_FromLong(who[x]));
+        PyList_SET_ITEM(whos, i, w);
+    }
+    mask_t contested = 0;
+    for (int p = 0; p < self->P; p++) {
+        if (!s->natt[p] || winner[p] >= 0 || HAS(staying, p)) continue;
+        for (int x = 0; x < s->natt[p]; x++)
+            if (prevent_strength(s, s->att[p][x]) > 0) {
+                contested |= BIT(p);
+                break;
+            }
+    }
+    PyObject *cmask = mask_to_long(contested);
+    if (!cmask) goto fail;
+    out = Py_BuildValue("(NNNNNNNN)", kinds, results, beaten_by, reasons, whos, units, dislodged,
+                        cmask);
+    goto done;
+fail:
+    Py_XDECREF(units);
+    Py_XDECREF(dislodged);
+    Py_XDECREF(kinds);
+    Py_XDECREF(results);
+    Py_XDECREF(beaten_by);
+    Py_XDECREF(reasons);
+    Py_XDECREF(whos);
+done:
+    return out;
+}
+
+/* --- the module --------------------------------------------------------------------- */
+
+static PyMethodDef module_methods[] = {
+    {"configure", configure, METH_VARARGS, "Set the Piece and Dislodged record types."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef map_methods[] = {
+    {"movement_orders", (PyCFunction)map_movement_orders, METH_VARARGS,
+     "Legal movement orders (codes) of each unit, in the order of the provinces given."},
+    {"routes", (PyCFunction)map_routes, METH_VARARGS,
+     "Convoy destinations from a province through the fleets given, with their seas."},
+    {"resolve", (PyCFunction)map_resolve, METH_VARARGS,
+     "Resolve validated movement orders: decisions, reasons and the next position."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject MapType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "parley.games.diplomacy._core.Map",
+    .tp_basicsize = sizeof(MapObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A map compiled to the native core's tables.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)map_init,
+    .tp_methods = map_methods,
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core", "The native core of the Diplomacy engine.", -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&MapType) < 0) return NULL;
+    PyObject *mod = PyModule_Create(&core_module);
+    if (!mod) return NULL;
+    Py_INCREF(&MapType);
+    if (PyModule_AddObject(mod, "Map", (PyObject *)&MapType) < 0) {
+        Py_DECREF(&MapType);
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
+}
