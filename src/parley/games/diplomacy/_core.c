@@ -592,6 +592,279 @@ static PyObject *map_routes(MapObject *self, PyObject *args) {
     return out;
 }
 
+
+/* --- validation of movement orders (adjudicator.py stage one, legality.py) ------------ */
+
+/* Illegal-order reasons, numbered as native.ILLEGAL lists them. */
+enum {
+    I_WRONG_PHASE, I_NO_UNIT, I_FOREIGN_UNIT, I_SAME_PLACE, I_UNREACHABLE, I_NEEDS_COAST,
+    I_BAD_COAST, I_FLEET_CONVOYED, I_NOT_AT_SEA, I_NOT_ON_ROUTE, I_NOT_AN_ARMY,
+    I_NOTHING_THERE, I_NOT_DISLODGED, I_RETREAT_BLOCKED
+};
+#define NOWHERE 255 /* a location code that is not on the map */
+
+/* The location a fleet at `loc` moves to when ordered to `d` (DATC 4.B.1-4.B.3), or -1 and
+ * the reason in *why. */
+static int fleet_destination(const MapObject *m, int loc, int d, int *why) {
+    if (d == NOWHERE || d >= m->L) {
+        *why = I_UNREACHABLE;
+        return -1;
+    }
+    int adj = 0;
+    for (int k = 0; k < m->fleet_n[loc]; k++)
+        if (m->fleet_adj[loc][k] == d) adj = 1;
+    int prov = m->loc_province[d];
+    if (m->loc_is_coast[d]) {
+        if (adj) return d;
+        *why = HAS(m->fleet_mask[loc], prov) ? I_BAD_COAST : I_UNREACHABLE;
+        return -1;
+    }
+    if (m->ncoasts[prov]) {
+        int reachable = -1, count = 0;
+        for (int c = 0; c < m->ncoasts[prov]; c++)
+            for (int k = 0; k < m->fleet_n[loc]; k++)
+                if (m->fleet_adj[loc][k] == m->coasts[prov][c]) {
+                    if (count == 0) reachable = m->coasts[prov][c];
+                    count++;
+                }
+        if (count == 1) return reachable;
+        *why = count ? I_NEEDS_COAST : I_UNREACHABLE;
+        return -1;
+    }
+    if (adj) return d;
+    *why = I_UNREACHABLE;
+    return -1;
+}
+
+static int in_fleet_adj(const MapObject *m, int loc, int d) {
+    for (int k = 0; k < m->fleet_n[loc]; k++)
+        if (m->fleet_adj[loc][k] == d) return 1;
+    return 0;
+}
+
+/* validate(provs, powers, fleets, locs, entry_powers, entry_codes) ->
+ *   (kinds, dsts, dlocs, tgts, vias, entry_slots, entry_whys, clashes)
+ * entry_whys[k] is -1 for an order taken (or repeated), else an index into native.ILLEGAL. */
+static PyObject *map_validate(MapObject *self, PyObject *args) {
+    PyObject *provs_o, *powers_o, *fleets_o, *locs_o, *epow_o, *ecode_o;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &provs_o, &powers_o, &fleets_o, &locs_o, &epow_o,
+                          &ecode_o))
+        return NULL;
+    const MapObject *m = self;
+    int prov[MAXP], power[MAXP], fleet[MAXP], loc[MAXP];
+    Py_ssize_t n = read_ints(provs_o, prov, MAXP, "provinces");
+    if (n < 0) return NULL;
+    if (read_ints(powers_o, power, MAXP, "powers") != n ||
+        read_ints(fleets_o, fleet, MAXP, "fleets") != n ||
+        read_ints(locs_o, loc, MAXP, "locations") != n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unit tables differ");
+        return NULL;
+    }
+    PyObject *codes = PySequence_Fast(ecode_o, "entry codes");
+    if (!codes) return NULL;
+    PyObject *epow = PySequence_Fast(epow_o, "entry powers");
+    if (!epow) {
+        Py_DECREF(codes);
+        return NULL;
+    }
+    Py_ssize_t ne = PySequence_Fast_GET_SIZE(codes);
+    if (PySequence_Fast_GET_SIZE(epow) != ne) {
+        Py_DECREF(codes);
+        Py_DECREF(epow);
+        PyErr_SetString(PyExc_ValueError, "entry tables differ");
+        return NULL;
+    }
+    int slot_of[MAXP];
+    for (int p = 0; p < m->P; p++) slot_of[p] = -1;
+    mask_t fleets = 0;
+    for (int i = 0; i < n; i++) {
+        slot_of[prov[i]] = i;
+        if (fleet[i] && HAS(m->sea_mask, prov[i])) fleets |= BIT(prov[i]);
+    }
+    int kind[MAXP], dst[MAXP], dloc[MAXP], tgt[MAXP], via[MAXP], clash[MAXP];
+    long long chosen[MAXP];
+    for (int i = 0; i < n; i++) {
+        kind[i] = M_HOLD;
+        dst[i] = dloc[i] = tgt[i] = -1;
+        via[i] = clash[i] = 0;
+        chosen[i] = -1;
+    }
+    PyObject *slots = PyList_New(ne), *whys = PyList_New(ne);
+    if (!slots || !whys) goto fail;
+    for (Py_ssize_t e = 0; e < ne; e++) {
+        long long code = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(codes, e));
+        long pw = PyLong_AsLong(PySequence_Fast_GET_ITEM(epow, e));
+        if (PyErr_Occurred()) goto fail;
+        int k = (int)(code & 15), ol = (int)(code >> 6 & 255), a = (int)(code >> 14 & 255),
+            b = (int)(code >> 22 & 255), ovia = (int)(code >> 30 & 1);
+        int slot = -1, why = -1;
+        if (k > O_CONVOY) {
+            why = I_WRONG_PHASE;
+            goto record;
+        }
+        slot = ol < m->L ? slot_of[m->loc_province[ol]] : -1;
+        if (slot < 0) {
+            why = I_NO_UNIT;
+            goto record;
+        }
+        if (power[slot] != pw) {
+            why = I_FOREIGN_UNIT;
+            goto record;
+        }
+        if (chosen[slot] >= 0) {
+            if (chosen[slot] != code) clash[slot] = 1;
+            goto record;
+        }
+        int src = prov[slot];
+        int f = fleet[slot], here = loc[slot];
+        mask_t reach = f ? m->fleet_mask[here] : m->army_mask[src];
+        if (k == O_HOLD) {
+            /* holds */
+        } else if (k == O_MOVE) {
+            if (a >= m->L) {
+                why = I_UNREACHABLE;
+            } else if (m->loc_province[a] == src) {
+                why = I_SAME_PLACE;
+            } else if (f) {
+                if (ovia) {
+                    why = I_FLEET_CONVOYED;
+                } else {
+                    int d = fleet_destination(m, here, a, &why);
+                    if (d >= 0) {
+                        kind[slot] = M_MOVE;
+                        dloc[slot] = d;
+                        dst[slot] = m->loc_province[d];
+                    }
+                }
+            } else {
+                int dp = m->loc_province[a];
+                int needs = ovia || !HAS(m->army_mask[src], dp);
+                if (needs && !route_possible(m, fleets, src, dp)) {
+                    why = I_UNREACHABLE;
+                } else {
+                    kind[slot] = M_MOVE;
+                    dloc[slot] = dst[slot] = dp;
+                    via[slot] = ovia;
+                }
+            }
+        } else if (k == O_SMOVE) {
+            if (a >= m->L || b >= m->L) {
+                why = a >= m->L ? I_NOTHING_THERE : I_UNREACHABLE;
+            } else {
+                int tprov = m->loc_province[a], dprov = m->loc_province[b];
+                int j = slot_of[tprov];
+                if (j < 0 || tprov == src) {
+                    why = I_NOTHING_THERE;
+                } else if (dprov == src || dprov == tprov || !HAS(reach, dprov)) {
+                    why = I_UNREACHABLE;
+                } else {
+                    int coast = b != dprov ? b : -1;
+                    if (fleet[j]) {
+                        if (coast >= 0) {
+                            if (!in_fleet_adj(m, loc[j], coast)) why = I_BAD_COAST;
+                        } else if (!HAS(m->fleet_mask[loc[j]], dprov)) {
+                            why = I_UNREACHABLE;
+                        }
+                    } else {
+                        coast = -1;
+                        if (!HAS(m->army_mask[tprov], dprov)) {
+                            mask_t usable = f ? fleets & ~BIT(src) : fleets;
+                            if (!route_possible(m, usable, tprov, dprov)) why = I_UNREACHABLE;
+                        }
+                    }
+                    if (why < 0) {
+                        kind[slot] = M_SUPPORT;
+                        tgt[slot] = j;
+                        dst[slot] = dprov;
+                        dloc[slot] = coast;
+                    }
+                }
+            }
+        } else if (k == O_SHOLD) {
+            int tp = a < m->L ? m->loc_province[a] : -1;
+            int j = tp < 0 ? -1 : slot_of[tp];
+            if (j < 0 || j == slot) {
+                why = I_NOTHING_THERE;
+            } else if (!HAS(reach, tp)) {
+                why = I_UNREACHABLE;
+            } else {
+                kind[slot] = M_SUPPORT;
+                tgt[slot] = j;
+                dst[slot] = tp;
+                dloc[slot] = -2;
+            }
+        } else { /* convoy */
+            if (!f || !HAS(m->sea_mask, src)) {
+                why = I_NOT_AT_SEA;
+            } else if (a >= m->L || b >= m->L) {
+                why = a >= m->L ? I_NOTHING_THERE : I_UNREACHABLE;
+            } else {
+                int aprov = m->loc_province[a], dprov = m->loc_province[b];
+                int j = slot_of[aprov];
+                if (j < 0) {
+                    why = I_NOTHING_THERE;
+                } else if (fleet[j]) {
+                    why = I_NOT_AN_ARMY;
+                } else if (aprov == dprov) {
+                    why = I_SAME_PLACE;
+                } else {
+                    int found;
+                    mask_t seas = route_seas(m, fleets, aprov, dprov, &found);
+                    if (!HAS(seas, src)) {
+                        why = I_NOT_ON_ROUTE;
+                    } else {
+                        kind[slot] = M_CONVOY;
+                        tgt[slot] = j;
+                        dst[slot] = dprov;
+                    }
+                }
+            }
+        }
+        if (why < 0) chosen[slot] = code;
+    record:
+        PyList_SET_ITEM(slots, e, PyLong_FromLong(slot));
+        PyList_SET_ITEM(whys, e, PyLong_FromLong(why));
+    }
+    Py_DECREF(codes);
+    Py_DECREF(epow);
+    PyObject *clashes = PyList_New(0);
+    if (!clashes) goto fail2;
+    for (int i = 0; i < n; i++)
+        if (clash[i]) {
+            kind[i] = M_HOLD;
+            PyObject *x = PyLong_FromLong(i);
+            if (!x || PyList_Append(clashes, x)) {
+                Py_XDECREF(x);
+                Py_DECREF(clashes);
+                goto fail2;
+            }
+            Py_DECREF(x);
+        }
+    PyObject *lists[5];
+    int *src_lists[5] = {kind, dst, dloc, tgt, via};
+    for (int q = 0; q < 5; q++) {
+        lists[q] = PyList_New(n);
+        if (!lists[q]) {
+            for (int r = 0; r < q; r++) Py_DECREF(lists[r]);
+            Py_DECREF(clashes);
+            goto fail2;
+        }
+        for (int i = 0; i < n; i++)
+            PyList_SET_ITEM(lists[q], i,
+                            q == 4 ? PyBool_FromLong(src_lists[q][i])
+                                   : PyLong_FromLong(src_lists[q][i]));
+    }
+    return Py_BuildValue("(NNNNNNNN)", lists[0], lists[1], lists[2], lists[3], lists[4], slots,
+                         whys, clashes);
+fail:
+    Py_DECREF(codes);
+    Py_DECREF(epow);
+fail2:
+    Py_XDECREF(slots);
+    Py_XDECREF(whys);
+    return NULL;
+}
+
 /* --- movement resolution (adjudicator.py) -------------------------------------------- */
 
 typedef struct {
@@ -1073,6 +1346,8 @@ static PyMethodDef map_methods[] = {
      "Legal movement orders (codes) of each unit, in the order of the provinces given."},
     {"routes", (PyCFunction)map_routes, METH_VARARGS,
      "Convoy destinations from a province through the fleets given, with their seas."},
+    {"validate", (PyCFunction)map_validate, METH_VARARGS,
+     "Check movement orders (codes) against the units: the compiled slot tables."},
     {"resolve", (PyCFunction)map_resolve, METH_VARARGS,
      "Resolve validated movement orders: decisions, reasons and the next position."},
     {NULL, NULL, 0, NULL},

@@ -34,7 +34,7 @@ from typing import Any
 from .convoys import ConvoyTables, tables_for
 from .legality import check_convoy, check_move, check_support_move
 from .map import DipMap
-from .native import REASONS, SUCCESS_REASONS, CoreMap, core_map
+from .native import ILLEGAL, REASONS, SUCCESS_REASONS, CoreMap, core_map, order_table
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from .position import Dislodged, Piece, Position
 from .results import OrderResult, Outcome, Reason
@@ -95,6 +95,10 @@ class MovementOrders:
     # --- stage one: legality, and one order per unit ---------------------------------------
 
     def validate(self) -> None:
+        core = core_map(self.dip)
+        if core is not None:
+            self._validate_native(core)
+            return
         dip = self.dip
         units = self.pos.units
         provs = list(units)
@@ -259,6 +263,54 @@ class MovementOrders:
         self.moves, self.supports, self.convoying = moves, supports, convoying
         self.entries = entries
         self.clashes = clashes
+        self.provs, self.slot_of, self.pieces, self.power = provs, slot_of, pieces, power
+        self.given_kind, self.dst, self.dloc, self.tgt, self.via = kind, dst, dloc, tgt, via
+
+    def _validate_native(self, core: CoreMap) -> None:
+        """The same checks by the native core, on order codes."""
+        dip = self.dip
+        units = self.pos.units
+        provs = list(units)
+        pieces = list(units.values())
+        power = [u[0] for u in pieces]
+        table = order_table(dip)
+        code = table.code
+        names: list[str] = []
+        given: list[Order] = []
+        entry_powers: list[int] = []
+        codes: list[int] = []
+        power_index = dip.power_index
+        for power_name, orders in self.orders.items():
+            p_index = power_index.get(power_name)
+            if p_index is None:
+                p_index = power_index.get(power_name.upper(), -1)
+            name = dip.powers[p_index] if p_index >= 0 else power_name
+            for order in orders:
+                names.append(name)
+                given.append(order)
+                entry_powers.append(p_index)
+                codes.append(code(order))
+        kind, dst, dloc, tgt, via, slots, whys, clashes = core.validate(
+            provs, power, [u[1] for u in pieces], [u[2] for u in pieces], entry_powers, codes
+        )
+        illegal = ILLEGAL
+        self.entries = [
+            (name, order, slot, None if why < 0 else illegal[why])
+            for name, order, slot, why in zip(names, given, slots, whys, strict=True)
+        ]
+        self.clashes = set(clashes)
+        slot_of = [-1] * dip.province_count
+        for i, p in enumerate(provs):
+            slot_of[p] = i
+        moves, supports, convoying = [], [], []
+        for i, k in enumerate(kind):
+            if k == MOVE:
+                moves.append(i)
+            elif k == SUPPORT:
+                supports.append(i)
+            elif k == CONVOY:
+                convoying.append(i)
+        self.moves, self.supports, self.convoying = moves, supports, convoying
         self.provs, self.slot_of, self.pieces, self.power = provs, slot_of, pieces, power
         self.given_kind, self.dst, self.dloc, self.tgt, self.via = kind, dst, dloc, tgt, via
 

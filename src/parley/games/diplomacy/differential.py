@@ -172,6 +172,8 @@ def _wild(dip: DipMap, rng: random.Random, codes: list[str], loc: str) -> Order:
     """An order for the unit that is quite likely illegal."""
     unit = rng.choice([UnitKind.ARMY, UnitKind.FLEET, None])
     a, b = rng.choice(codes), rng.choice(codes)
+    if rng.random() < 0.05:
+        a = "ZZZ"  # no such place
     roll = rng.random()
     if roll < 0.3:
         return Move(unit, loc, a, rng.random() < 0.2)

@@ -40,6 +40,13 @@ REASONS = (
     Reason.OWN_UNIT, Reason.DISLODGED, Reason.CUT, Reason.UNMATCHED, Reason.NO_CONVOY,
     Reason.CONVOY_DISRUPTED, Reason.PARADOX,
 )  # fmt: skip
+# Reasons an order is illegal, as the core numbers them (the I_ enum in _core.c).
+ILLEGAL = (
+    Reason.WRONG_PHASE, Reason.NO_UNIT, Reason.FOREIGN_UNIT, Reason.SAME_PLACE,
+    Reason.UNREACHABLE, Reason.NEEDS_COAST, Reason.BAD_COAST, Reason.FLEET_CONVOYED,
+    Reason.NOT_AT_SEA, Reason.NOT_ON_ROUTE, Reason.NOT_AN_ARMY, Reason.NOTHING_THERE,
+    Reason.NOT_DISLODGED, Reason.RETREAT_BLOCKED,
+)  # fmt: skip
 SUCCESS_REASONS = frozenset({Reason.MOVED, Reason.HELD, Reason.SUPPORTED, Reason.CONVOYED})
 
 
@@ -53,6 +60,8 @@ class CoreMap(Protocol):
     def routes(self, fleets: int, src: int) -> list[tuple[int, int]]: ...
 
     def resolve(self, *tables: list[Any]) -> tuple[Any, ...]: ...
+
+    def validate(self, *tables: list[Any]) -> tuple[Any, ...]: ...
 
 
 class EngineError(ValueError):
@@ -127,15 +136,68 @@ def _compile(dip: DipMap) -> CoreMap | None:
 
 
 class OrderTable(dict[int, Order]):
-    """Order values by code for one map, made on first use and shared after."""
+    """Order values by code for one map, made on first use and shared after, and the way
+    back: codes of order values, remembered by identity (legal lists hand out the same
+    objects again and again) with the order kept alive so its id stays its own."""
 
     def __init__(self, dip: DipMap) -> None:
         super().__init__()
         self.codes = [loc.code for loc in dip.locations]
+        self.loc_index = dip.loc_index
+        self.by_id: dict[int, tuple[Order, int]] = {}
 
     def __missing__(self, code: int) -> Order:
         order = self[code] = decode(self.codes, code)
+        self.by_id[id(order)] = (order, code)
         return order
+
+    def code(self, order: Order) -> int:
+        """The code of an order value (unknown places get location 255)."""
+        found = self.by_id.get(id(order))
+        if found is not None and found[0] is order:
+            return found[1]
+        code = _encode_order(self.loc_index, order)
+        if len(self.by_id) > _ID_LIMIT:
+            self.by_id = {id(o): (o, c) for c, o in self.items()}
+        self.by_id[id(order)] = (order, code)
+        return code
+
+
+_ID_LIMIT = 200_000
+_NOWHERE = 255
+_CLASS_KIND: dict[type, int] = {
+    Hold: HOLD, Move: MOVE, SupportHold: SUPPORT_HOLD, SupportMove: SUPPORT_MOVE,
+    Convoy: CONVOY, Retreat: RETREAT, Disband: DISBAND, Build: BUILD,
+}  # fmt: skip
+_NO_LETTER = 1 << 31  # the order gives no unit letter
+_NO_TARGET_LETTER = 1 << 32  # a support that gives no letter for the supported unit
+
+
+def _encode_order(loc_index: dict[str, int], order: Order) -> int:
+    kind = _CLASS_KIND.get(type(order))
+    if kind is None:
+        return WAIVE_CODE
+    o: Any = order
+    code = kind | loc_index.get(o.loc, _NOWHERE) << 6
+    if o.unit is None:
+        code |= _NO_LETTER
+    elif o.unit is UnitKind.FLEET:
+        code |= 1 << 4
+    if kind in (MOVE, RETREAT):
+        code |= loc_index.get(o.dst, _NOWHERE) << 14
+        if kind == MOVE and o.via_convoy:
+            code |= 1 << 30
+    elif kind in (SUPPORT_HOLD, SUPPORT_MOVE):
+        code |= loc_index.get(o.target, _NOWHERE) << 14
+        if o.target_unit is None:
+            code |= _NO_TARGET_LETTER
+        elif o.target_unit is UnitKind.FLEET:
+            code |= 1 << 5
+        if kind == SUPPORT_MOVE:
+            code |= loc_index.get(o.dst, _NOWHERE) << 22
+    elif kind == CONVOY:
+        code |= loc_index.get(o.army, _NOWHERE) << 14 | loc_index.get(o.dst, _NOWHERE) << 22
+    return code
 
 
 def order_table(dip: DipMap) -> OrderTable:
