@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from parley.games.diplomacy import native
+from parley.games.diplomacy import batch, native
+from parley.games.diplomacy.civil_disorder import CivilDisorderRule
 from parley.games.diplomacy.differential import (
     compare,
     engine,
+    game_course,
     random_orders,
     random_position,
     snapshot,
@@ -23,7 +25,7 @@ from parley.games.diplomacy.legal import legal_orders
 from parley.games.diplomacy.map import standard_map
 from parley.games.diplomacy.orders import Order, parse_order
 from parley.games.diplomacy.phase import Phase
-from parley.games.diplomacy.phases import process
+from parley.games.diplomacy.phases import GameOptions, process
 from parley.games.diplomacy.position import Position
 
 from .test_datc import CASES, _options
@@ -34,7 +36,7 @@ if not native.available():
         raise RuntimeError("the native Diplomacy core was not built on CI")
     pytest.skip("the native core is not built (no C compiler)", allow_module_level=True)
 
-RANDOM_CASES = 1500  # in CI; `python -m parley.games.diplomacy.differential` runs 100,000
+RANDOM_CASES = 1200  # in CI; `python -m parley.games.diplomacy.differential` runs 100,000
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -142,3 +144,61 @@ def test_environment_variable_forces_an_engine() -> None:
     env = dict(os.environ, PARLEY_DIPLOMACY_ENGINE="turbo")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert done.returncode != 0 and "turbo" in done.stderr
+
+
+@pytest.mark.parametrize("rule", list(CivilDisorderRule))
+def test_native_games_follow_process(rule: CivilDisorderRule) -> None:
+    """Games stepped by the batched API go exactly where `phases.process` goes."""
+    options = GameOptions(civil_disorder=rule, year_limit=1935)
+    for seed in range(2):
+        assert game_course(seed, 150, options) == []
+
+
+def test_native_game_clone_is_independent() -> None:
+    dip = standard_map()
+    game = batch.new_game(Position.initial(dip))
+    copy = game.clone()
+    game.step([codes[1] for codes in game.legal()])  # every unit's first move
+    assert copy.phase == (0, 1901, 0)
+    assert game.phase == (1, 1901, 0)
+    assert batch.position_of(copy, dip).units == Position.initial(dip).units
+    assert batch.position_of(game, dip).units != Position.initial(dip).units
+
+
+def test_legal_for_one_power_matches_the_full_lists() -> None:
+    dip = standard_map()
+    rng = random.Random(11)
+    game = batch.new_game(Position.initial(dip))
+    for _ in range(12):
+        every = game.legal()
+        ours = [codes for p in range(len(dip.powers)) for codes in game.legal(p)]
+        assert sorted(map(sorted, ours)) == sorted(map(sorted, every))
+        if game.phase[2] != 0:
+            break
+        game.step([rng.choice(codes) for codes in every])
+
+
+def test_step_many_steps_each_game_with_its_orders() -> None:
+    dip = standard_map()
+    games = [batch.new_game(Position.initial(dip)) for _ in range(3)]
+    orders = [
+        [],
+        [codes[1] for codes in games[1].legal()],
+        [codes[0] for codes in games[2].legal()],
+    ]
+    assert batch.step_many(games, orders) == [False, False, False]
+    moved = [batch.position_of(g, dip).units for g in games]
+    assert moved[0] == moved[2] == Position.initial(dip).units
+    assert moved[1] != moved[0]
+    with pytest.raises(ValueError, match="one order list per game"):
+        batch.step_many(games, orders[:2])
+
+
+def test_a_finished_game_refuses_more_orders() -> None:
+    dip = standard_map()
+    game = batch.new_game(Position.initial(dip), GameOptions(year_limit=1901))
+    while not game.ended:
+        game.step([])
+    assert game.winner == -1
+    with pytest.raises(ValueError, match="over"):
+        game.step([])

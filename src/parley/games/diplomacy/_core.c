@@ -58,6 +58,9 @@ typedef struct {
     mask_t seas_near[MAXP], sea_adj[MAXP], sea_coasts[MAXP], near[MAXP], any_adj[MAXP];
     int nhomes[MAXPOW];
     uint8_t homes[MAXPOW][MAXP];
+    mask_t fleet_any[MAXP]; /* fleet moves from any coast of a province */
+    int victory;
+    int name_rank[MAXP]; /* rank of each province's name, for civil-disorder ties */
 } MapObject;
 
 static PyTypeObject MapType;
@@ -276,7 +279,10 @@ static int map_init(MapObject *self, PyObject *args, PyObject *kwds) {
         self->sea_adj[i] = sea ? (self->fleet_mask[i] & self->sea_mask) : 0;
         self->sea_coasts[i] = sea ? (self->fleet_mask[i] & self->coast_mask) : 0;
         self->any_adj[i] = self->army_mask[i] | m;
+        self->fleet_any[i] = m;
+        self->name_rank[i] = i;
     }
+    self->victory = 0;
     for (int i = 0; i < P; i++) {
         mask_t two = self->any_adj[i];
         for (mask_t m = self->any_adj[i]; m; m &= m - 1) two |= self->any_adj[low_bit(m)];
@@ -642,59 +648,27 @@ static int in_fleet_adj(const MapObject *m, int loc, int d) {
     return 0;
 }
 
-/* validate(provs, powers, fleets, locs, entry_powers, entry_codes) ->
- *   (kinds, dsts, dlocs, tgts, vias, entry_slots, entry_whys, clashes)
- * entry_whys[k] is -1 for an order taken (or repeated), else an index into native.ILLEGAL. */
-static PyObject *map_validate(MapObject *self, PyObject *args) {
-    PyObject *provs_o, *powers_o, *fleets_o, *locs_o, *epow_o, *ecode_o;
-    if (!PyArg_ParseTuple(args, "OOOOOO", &provs_o, &powers_o, &fleets_o, &locs_o, &epow_o,
-                          &ecode_o))
-        return NULL;
-    const MapObject *m = self;
-    int prov[MAXP], power[MAXP], fleet[MAXP], loc[MAXP];
-    Py_ssize_t n = read_ints(provs_o, prov, MAXP, "provinces");
-    if (n < 0) return NULL;
-    if (read_ints(powers_o, power, MAXP, "powers") != n ||
-        read_ints(fleets_o, fleet, MAXP, "fleets") != n ||
-        read_ints(locs_o, loc, MAXP, "locations") != n) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unit tables differ");
-        return NULL;
-    }
-    PyObject *codes = PySequence_Fast(ecode_o, "entry codes");
-    if (!codes) return NULL;
-    PyObject *epow = PySequence_Fast(epow_o, "entry powers");
-    if (!epow) {
-        Py_DECREF(codes);
-        return NULL;
-    }
-    Py_ssize_t ne = PySequence_Fast_GET_SIZE(codes);
-    if (PySequence_Fast_GET_SIZE(epow) != ne) {
-        Py_DECREF(codes);
-        Py_DECREF(epow);
-        PyErr_SetString(PyExc_ValueError, "entry tables differ");
-        return NULL;
-    }
+/* Check `ne` orders (codes, with the power giving each) against the units in slots; fills
+ * the slot tables, each entry's slot and reason (-1: taken or repeated), and clashes. */
+static void validate_slots(const MapObject *m, int n, const int *prov, const int *power,
+                           const int *fleet, const int *loc, int ne, const long long *codes,
+                           const int *epow, int *kind, int *dst, int *dloc, int *tgt, int *via,
+                           int *eslot, int *ewhy, int *clash) {
     int slot_of[MAXP];
     for (int p = 0; p < m->P; p++) slot_of[p] = -1;
     mask_t fleets = 0;
+    long long chosen[MAXP];
     for (int i = 0; i < n; i++) {
         slot_of[prov[i]] = i;
         if (fleet[i] && HAS(m->sea_mask, prov[i])) fleets |= BIT(prov[i]);
-    }
-    int kind[MAXP], dst[MAXP], dloc[MAXP], tgt[MAXP], via[MAXP], clash[MAXP];
-    long long chosen[MAXP];
-    for (int i = 0; i < n; i++) {
         kind[i] = M_HOLD;
         dst[i] = dloc[i] = tgt[i] = -1;
         via[i] = clash[i] = 0;
         chosen[i] = -1;
     }
-    PyObject *slots = PyList_New(ne), *whys = PyList_New(ne);
-    if (!slots || !whys) goto fail;
-    for (Py_ssize_t e = 0; e < ne; e++) {
-        long long code = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(codes, e));
-        long pw = PyLong_AsLong(PySequence_Fast_GET_ITEM(epow, e));
-        if (PyErr_Occurred()) goto fail;
+    for (int e = 0; e < ne; e++) {
+        long long code = codes[e];
+        int pw = epow[e];
         int k = (int)(code & 15), ol = (int)(code >> 6 & 255), a = (int)(code >> 14 & 255),
             b = (int)(code >> 22 & 255), ovia = (int)(code >> 30 & 1);
         int slot = -1, why = -1;
@@ -822,47 +796,59 @@ static PyObject *map_validate(MapObject *self, PyObject *args) {
         }
         if (why < 0) chosen[slot] = code;
     record:
-        PyList_SET_ITEM(slots, e, PyLong_FromLong(slot));
-        PyList_SET_ITEM(whys, e, PyLong_FromLong(why));
+        eslot[e] = slot;
+        ewhy[e] = why;
     }
-    Py_DECREF(codes);
-    Py_DECREF(epow);
-    PyObject *clashes = PyList_New(0);
-    if (!clashes) goto fail2;
     for (int i = 0; i < n; i++)
-        if (clash[i]) {
-            kind[i] = M_HOLD;
-            PyObject *x = PyLong_FromLong(i);
-            if (!x || PyList_Append(clashes, x)) {
-                Py_XDECREF(x);
-                Py_DECREF(clashes);
-                goto fail2;
-            }
-            Py_DECREF(x);
-        }
-    PyObject *lists[5];
-    int *src_lists[5] = {kind, dst, dloc, tgt, via};
-    for (int q = 0; q < 5; q++) {
-        lists[q] = PyList_New(n);
-        if (!lists[q]) {
-            for (int r = 0; r < q; r++) Py_DECREF(lists[r]);
-            Py_DECREF(clashes);
-            goto fail2;
-        }
-        for (int i = 0; i < n; i++)
-            PyList_SET_ITEM(lists[q], i,
-                            q == 4 ? PyBool_FromLong(src_lists[q][i])
-                                   : PyLong_FromLong(src_lists[q][i]));
+        if (clash[i]) kind[i] = M_HOLD;
+}
+
+#define MAXE 1024 /* orders in one call */
+
+/* validate(provs, powers, fleets, locs, entry_powers, entry_codes) ->
+ *   (kinds, dsts, dlocs, tgts, vias, entry_slots, entry_whys, clashes)
+ * entry_whys[k] is -1 for an order taken (or repeated), else an index into native.ILLEGAL. */
+static PyObject *map_validate(MapObject *self, PyObject *args) {
+    PyObject *provs_o, *powers_o, *fleets_o, *locs_o, *epow_o, *ecode_o;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &provs_o, &powers_o, &fleets_o, &locs_o, &epow_o,
+                          &ecode_o))
+        return NULL;
+    int prov[MAXP], power[MAXP], fleet[MAXP], loc[MAXP];
+    Py_ssize_t n = read_ints(provs_o, prov, MAXP, "provinces");
+    if (n < 0) return NULL;
+    if (read_ints(powers_o, power, MAXP, "powers") != n ||
+        read_ints(fleets_o, fleet, MAXP, "fleets") != n ||
+        read_ints(locs_o, loc, MAXP, "locations") != n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unit tables differ");
+        return NULL;
     }
-    return Py_BuildValue("(NNNNNNNN)", lists[0], lists[1], lists[2], lists[3], lists[4], slots,
-                         whys, clashes);
-fail:
-    Py_DECREF(codes);
-    Py_DECREF(epow);
-fail2:
-    Py_XDECREF(slots);
-    Py_XDECREF(whys);
-    return NULL;
+    static long long codes[MAXE];
+    static int epow[MAXE], eslot[MAXE], ewhy[MAXE];
+    Py_ssize_t ne = read_ints(epow_o, epow, MAXE, "entry powers");
+    if (ne < 0) return NULL;
+    PyObject *fast = PySequence_Fast(ecode_o, "entry codes");
+    if (!fast) return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != ne) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "entry tables differ");
+        return NULL;
+    }
+    for (Py_ssize_t e = 0; e < ne; e++) codes[e] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, e));
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) return NULL;
+    int kind[MAXP], dst[MAXP], dloc[MAXP], tgt[MAXP], via[MAXP], clash[MAXP];
+    validate_slots(self, (int)n, prov, power, fleet, loc, (int)ne, codes, epow, kind, dst, dloc,
+                   tgt, via, eslot, ewhy, clash);
+    int clashes[MAXP], nclash = 0;
+    for (int i = 0; i < n; i++)
+        if (clash[i]) clashes[nclash++] = i;
+    PyObject *vias = PyList_New(n);
+    if (!vias) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(vias, i, PyBool_FromLong(via[i]));
+    return Py_BuildValue("(NNNNNNNN)", ints_to_list(kind, n), ints_to_list(dst, n),
+                         ints_to_list(dloc, n), ints_to_list(tgt, n), vias,
+                         ints_to_list(eslot, ne), ints_to_list(ewhy, ne),
+                         ints_to_list(clashes, nclash));
 }
 
 /* --- movement resolution (adjudicator.py) -------------------------------------------- */
@@ -1334,10 +1320,804 @@ done:
     return out;
 }
 
+
+/* --- a game on native tables: the batched API (phases.py, retreats.py, adjustments.py) --- */
+
+enum { S_SPRING, S_FALL, S_WINTER };
+enum { P_MOVEMENT, P_RETREAT, P_ADJUSTMENT };
+enum { CD_SEED, CD_2023 };
+
+typedef struct {
+    PyObject_HEAD
+    MapObject *map;
+    Board b;
+    int season, year, kind;
+    int year_limit, rule;
+    int ended, winner; /* winner: power index, or -1 for a draw / nobody */
+} GameObject;
+
+static PyTypeObject GameType;
+
+static void order_units(const MapObject *m, Board *b) {
+    b->n_order = 0;
+    for (int p = 0; p < m->P; p++)
+        if (b->power[p] >= 0) b->order[b->n_order++] = (uint8_t)p;
+}
+
+static void counts(const MapObject *m, const Board *b, int *centres, int *units) {
+    for (int k = 0; k < m->powers; k++) centres[k] = units[k] = 0;
+    for (int p = 0; p < m->P; p++) {
+        if (b->owner[p] >= 0) centres[b->owner[p]]++;
+        if (b->power[p] >= 0) units[b->power[p]]++;
+    }
+}
+
+static int free_homes(const MapObject *m, const Board *b, int power, int *out) {
+    int n = 0;
+    for (int k = 0; k < m->nhomes[power]; k++) {
+        int c = m->homes[power][k];
+        if (b->owner[c] == power && b->power[c] < 0) {
+            if (out) out[n] = c;
+            n++;
+        }
+    }
+    return n;
+}
+
+static void adjustment_counts(const MapObject *m, const Board *b, int *owed) {
+    int centres[MAXPOW], units[MAXPOW];
+    counts(m, b, centres, units);
+    for (int k = 0; k < m->powers; k++) {
+        int delta = centres[k] - units[k];
+        if (delta > 0) {
+            int free = free_homes(m, b, k, NULL);
+            if (free < delta) delta = free;
+        }
+        owed[k] = delta;
+    }
+}
+
+/* The end of the game, if it has come (phases.ending). */
+static int check_ending(GameObject *g, int after_fall) {
+    const MapObject *m = g->map;
+    int centres[MAXPOW], units[MAXPOW], living = 0, last = -1;
+    counts(m, &g->b, centres, units);
+    for (int k = 0; k < m->powers; k++)
+        if (centres[k] || units[k]) {
+            living++;
+            last = k;
+        }
+    if (after_fall) {
+        int best = 0, who = -1, ties = 0;
+        for (int k = 0; k < m->powers; k++) {
+            if (centres[k] > best) {
+                best = centres[k];
+                who = k;
+                ties = 1;
+            } else if (centres[k] == best) {
+                ties++;
+            }
+        }
+        if (best >= m->victory && ties == 1) {
+            g->ended = 1;
+            g->winner = who;
+            return 1;
+        }
+    }
+    if (living == 1) {
+        g->ended = 1;
+        g->winner = last;
+        return 1;
+    }
+    if (living == 0 || (g->year_limit && g->year > g->year_limit)) {
+        g->ended = 1;
+        g->winner = -1;
+        return 1;
+    }
+    return 0;
+}
+
+static int adjustments_due(const MapObject *m, const Board *b) {
+    int centres[MAXPOW], units[MAXPOW];
+    counts(m, b, centres, units);
+    for (int k = 0; k < m->powers; k++) {
+        if (centres[k] < units[k]) return 1;
+        if (centres[k] > units[k] && free_homes(m, b, k, NULL)) return 1;
+    }
+    return 0;
+}
+
+static void after_season(GameObject *g) {
+    const MapObject *m = g->map;
+    Board *b = &g->b;
+    if (g->season == S_SPRING) {
+        g->season = S_FALL;
+        g->kind = P_MOVEMENT;
+        return;
+    }
+    for (int p = 0; p < m->P; p++)
+        if (b->power[p] >= 0 && HAS(m->centre_mask, p)) b->owner[p] = b->power[p];
+    g->season = S_WINTER;
+    g->kind = P_ADJUSTMENT;
+    if (check_ending(g, 1)) return;
+    if (!adjustments_due(m, b)) {
+        g->season = S_SPRING;
+        g->year++;
+        g->kind = P_MOVEMENT;
+        check_ending(g, 0);
+    }
+}
+
+static mask_t retreat_options(const MapObject *m, const Board *b, int prov) {
+    mask_t blocked = b->contested;
+    if (b->d_from[prov] >= 0) blocked |= BIT(b->d_from[prov]);
+    mask_t occupied = 0;
+    for (int k = 0; k < b->n_order; k++) occupied |= BIT(b->order[k]);
+    mask_t out = 0; /* locations, as a mask over location indices below 128 */
+    (void)out;
+    mask_t provinces = (b->d_fleet[prov] ? m->fleet_mask[b->d_loc[prov]] : m->army_mask[prov]);
+    return provinces & ~blocked & ~occupied;
+}
+
+/* Retreat destinations (locations) of the dislodged unit in `prov`, in adjacency order. */
+static int retreat_locations(const MapObject *m, const Board *b, int prov, int *out) {
+    mask_t open = retreat_options(m, b, prov);
+    int n = 0, loc = b->d_loc[prov];
+    if (b->d_fleet[prov]) {
+        for (int k = 0; k < m->fleet_n[loc]; k++)
+            if (HAS(open, m->loc_province[m->fleet_adj[loc][k]])) out[n++] = m->fleet_adj[loc][k];
+    } else {
+        for (int k = 0; k < m->army_n[prov]; k++)
+            if (HAS(open, m->army_adj[prov][k])) out[n++] = m->army_adj[prov][k];
+    }
+    return n;
+}
+
+static void clear_dislodged(const MapObject *m, Board *b) {
+    for (int p = 0; p < m->P; p++) b->d_power[p] = -1;
+}
+
+static int any_dislodged(const MapObject *m, const Board *b) {
+    for (int p = 0; p < m->P; p++)
+        if (b->d_power[p] >= 0) return 1;
+    return 0;
+}
+
+static void movement_step(GameObject *g, int ne, const long long *codes) {
+    const MapObject *m = g->map;
+    Board *b = &g->b;
+    static Solver solver;
+    Solver *s = &solver;
+    static int epow[MAXE], eslot[MAXE], ewhy[MAXE];
+    int locs[MAXP], clash[MAXP];
+    order_units(m, b);
+    int n = b->n_order;
+    s->m = m;
+    s->n = n;
+    for (int p = 0; p < m->P; p++) s->slot_of[p] = -1;
+    for (int i = 0; i < n; i++) {
+        int p = b->order[i];
+        s->prov[i] = p;
+        s->power[i] = b->power[p];
+        s->fleet[i] = b->fleet[p];
+        locs[i] = b->loc[p];
+        s->slot_of[p] = i;
+    }
+    for (int e = 0; e < ne; e++) {
+        int ol = (int)(codes[e] >> 6 & 255);
+        int p = ol < m->L ? m->loc_province[ol] : -1;
+        epow[e] = p >= 0 ? b->power[p] : -1;
+    }
+    validate_slots(m, n, s->prov, s->power, s->fleet, locs, ne, codes, epow, s->kind, s->dst,
+                   s->dloc, s->tgt, s->via, eslot, ewhy, clash);
+    solve(s);
+    int winner[MAXP];
+    for (int p = 0; p < m->P; p++) winner[p] = -1;
+    for (int x = 0; x < s->nmoves; x++)
+        if (s->res[s->moves[x]]) winner[s->dst[s->moves[x]]] = s->moves[x];
+    mask_t staying = 0;
+    Board next;
+    memset(next.power, -1, sizeof next.power);
+    memcpy(next.owner, b->owner, sizeof next.owner);
+    memset(next.d_power, -1, sizeof next.d_power);
+    for (int i = 0; i < n; i++) {
+        if (s->kind[i] == M_MOVE && s->res[i]) continue;
+        int p = s->prov[i], w = winner[p];
+        if (w >= 0) {
+            next.d_power[p] = (int8_t)s->power[i];
+            next.d_fleet[p] = (uint8_t)s->fleet[i];
+            next.d_loc[p] = (uint8_t)locs[i];
+            next.d_from[p] = (int16_t)(s->convoyed[w] ? -1 : s->prov[w]);
+        } else {
+            staying |= BIT(p);
+            next.power[p] = (int8_t)s->power[i];
+            next.fleet[p] = (uint8_t)s->fleet[i];
+            next.loc[p] = (uint8_t)locs[i];
+        }
+    }
+    for (int x = 0; x < s->nmoves; x++) {
+        int i = s->moves[x];
+        if (!s->res[i]) continue;
+        next.power[s->dst[i]] = (int8_t)s->power[i];
+        next.fleet[s->dst[i]] = (uint8_t)s->fleet[i];
+        next.loc[s->dst[i]] = (uint8_t)s->dloc[i];
+    }
+    mask_t contested = 0;
+    for (int p = 0; p < m->P; p++) {
+        if (!s->natt[p] || winner[p] >= 0 || HAS(staying, p)) continue;
+        for (int x = 0; x < s->natt[p]; x++)
+            if (prevent_strength(s, s->att[p][x]) > 0) {
+                contested |= BIT(p);
+                break;
+            }
+    }
+    next.contested = contested;
+    *b = next;
+    order_units(m, b);
+    if (any_dislodged(m, b)) {
+        g->kind = P_RETREAT;
+        int room = 0, where[MAXADJ];
+        for (int p = 0; p < m->P && !room; p++)
+            if (b->d_power[p] >= 0 && retreat_locations(m, b, p, where)) room = 1;
+        if (room) return;
+        clear_dislodged(m, b); /* nobody can retreat: all are disbanded */
+    }
+    b->contested = 0;
+    after_season(g);
+}
+
+static void retreat_step(GameObject *g, int ne, const long long *codes) {
+    const MapObject *m = g->map;
+    Board *b = &g->b;
+    int chosen[MAXP], clash[MAXP];
+    long long taken[MAXP];
+    for (int p = 0; p < m->P; p++) {
+        chosen[p] = -2; /* -2: none, -1: disband, else the destination location */
+        clash[p] = 0;
+        taken[p] = -1;
+    }
+    for (int e = 0; e < ne; e++) {
+        long long code = codes[e];
+        int k = (int)(code & 15), ol = (int)(code >> 6 & 255), a = (int)(code >> 14 & 255);
+        if ((k != O_RETREAT && k != O_DISBAND) || ol >= m->L) continue;
+        int prov = m->loc_province[ol];
+        if (b->d_power[prov] < 0) continue;
+        int dst = -1;
+        if (k == O_RETREAT) {
+            int why;
+            if (b->d_fleet[prov]) {
+                dst = fleet_destination(m, b->d_loc[prov], a, &why);
+                if (dst < 0) continue;
+            } else {
+                if (a >= m->L) continue;
+                dst = m->loc_province[a];
+                if (!HAS(m->army_mask[prov], dst)) continue;
+            }
+            if (!HAS(retreat_options(m, b, prov), m->loc_province[dst])) continue;
+        }
+        if (chosen[prov] == -2) {
+            chosen[prov] = dst;
+            taken[prov] = dst;
+        } else if (taken[prov] != dst) {
+            clash[prov] = 1;
+        }
+    }
+    int arrivals[MAXP];
+    memset(arrivals, 0, sizeof arrivals);
+    for (int p = 0; p < m->P; p++) {
+        if (clash[p]) chosen[p] = -2;
+        if (chosen[p] >= 0) arrivals[m->loc_province[chosen[p]]]++;
+    }
+    for (int p = 0; p < m->P; p++) {
+        if (b->d_power[p] < 0 || chosen[p] < 0) continue;
+        int d = m->loc_province[chosen[p]];
+        if (arrivals[d] > 1) continue;
+        b->power[d] = b->d_power[p];
+        b->fleet[d] = b->d_fleet[p];
+        b->loc[d] = (uint8_t)chosen[p];
+    }
+    clear_dislodged(m, b);
+    b->contested = 0;
+    order_units(m, b);
+    after_season(g);
+}
+
+/* Distances (in steps) from `sources` to every province: every border, or fleet moves. */
+static void distances(const MapObject *m, mask_t sources, int fleet, int *dist) {
+    for (int p = 0; p < m->P; p++) dist[p] = -1;
+    mask_t frontier = sources, seen = 0;
+    int step = 0;
+    while (frontier) {
+        for (mask_t f = frontier; f; f &= f - 1) dist[low_bit(f)] = step;
+        seen |= frontier;
+        mask_t nxt = 0;
+        for (mask_t f = frontier; f; f &= f - 1) {
+            int p = low_bit(f);
+            nxt |= fleet ? m->fleet_any[p] : m->any_adj[p];
+        }
+        frontier = nxt & ~seen;
+        step++;
+    }
+}
+
+static int far_of(int d) { return d < 0 ? 10000 : d; }
+
+/* Civil disorder: the provinces of `count` units of `power` to disband, best first. */
+static int disorder(const MapObject *m, const Board *before, const uint8_t *gone, int power,
+                    int count, int rule, int *out) {
+    int mine[MAXP], n = 0;
+    for (int p = 0; p < m->P; p++)
+        if (before->power[p] == power && !gone[p]) mine[n++] = p;
+    if (count <= 0 || !n) return 0;
+    int key1[MAXP], key2[MAXP], key3[MAXP], key0[MAXP];
+    int dist[MAXP], sea[MAXP];
+    if (rule == CD_2023) {
+        mask_t owned = 0;
+        for (int p = 0; p < m->P; p++)
+            if (before->owner[p] == power) owned |= BIT(p);
+        if (owned)
+            distances(m, owned, 0, dist);
+        else
+            for (int p = 0; p < m->P; p++) dist[p] = 0;
+        for (int x = 0; x < n; x++) {
+            int p = mine[x];
+            key0[p] = HAS(m->centre_mask, p);
+            key1[p] = -far_of(dist[p]);
+        }
+    } else {
+        mask_t homes = 0;
+        for (int k = 0; k < m->nhomes[power]; k++) homes |= BIT(m->homes[power][k]);
+        if (!homes)
+            for (int p = 0; p < m->P; p++)
+                if (before->owner[p] == power) homes |= BIT(p);
+        if (homes) {
+            distances(m, homes, 0, dist);
+            distances(m, homes, 1, sea);
+        } else {
+            for (int p = 0; p < m->P; p++) dist[p] = sea[p] = 0;
+        }
+        for (int x = 0; x < n; x++) {
+            int p = mine[x];
+            int d = before->fleet[p] && sea[p] >= 0 ? sea[p] : dist[p];
+            key0[p] = 0;
+            key1[p] = -far_of(d);
+        }
+    }
+    for (int x = 0; x < n; x++) {
+        int p = mine[x];
+        key2[p] = before->fleet[p] ? 0 : 1;
+        key3[p] = m->name_rank[p];
+    }
+    /* insertion sort by (key0, key1, key2, key3); n is small */
+    for (int x = 1; x < n; x++) {
+        int p = mine[x], y = x - 1;
+        while (y >= 0) {
+            int q = mine[y];
+            int later = key0[q] != key0[p]   ? key0[q] > key0[p]
+                        : key1[q] != key1[p] ? key1[q] > key1[p]
+                        : key2[q] != key2[p] ? key2[q] > key2[p]
+                                             : key3[q] > key3[p];
+            if (!later) break;
+            mine[y + 1] = q;
+            y--;
+        }
+        mine[y + 1] = p;
+    }
+    if (count > n) count = n;
+    for (int x = 0; x < count; x++) out[x] = mine[x];
+    return count;
+}
+
+static void adjustment_step(GameObject *g, int ne, const long long *codes) {
+    const MapObject *m = g->map;
+    Board *b = &g->b;
+    Board before = *b;
+    int owed[MAXPOW];
+    adjustment_counts(m, b, owed);
+    uint8_t removed[MAXP];
+    memset(removed, 0, sizeof removed);
+    for (int e = 0; e < ne; e++) {
+        long long code = codes[e];
+        int k = (int)(code & 15), ol = (int)(code >> 6 & 255), a = (int)(code >> 14 & 255);
+        int no_letter = (int)(code >> 31 & 1), fleet = (int)(code >> 4 & 1);
+        if (k == O_WAIVE) {
+            if (a < m->powers && owed[a] > 0) owed[a]--;
+        } else if (k == O_BUILD) {
+            if (ol >= m->L) continue;
+            int prov = m->loc_province[ol], pk = m->kind[prov], named = m->loc_is_coast[ol];
+            int as_fleet;
+            if (no_letter) {
+                if (pk == K_LAND) as_fleet = 0;
+                else if (named) as_fleet = 1;
+                else continue;
+            } else {
+                as_fleet = fleet;
+            }
+            int where;
+            if (!as_fleet) {
+                if (pk != K_LAND && pk != K_COAST) continue;
+                where = prov;
+            } else {
+                if (pk != K_COAST || (m->ncoasts[prov] && !named)) continue;
+                where = ol;
+            }
+            int p = m->home[prov];
+            if (p < 0 || b->owner[prov] != p || b->power[prov] >= 0 || owed[p] <= 0) continue;
+            owed[p]--;
+            b->power[prov] = (int8_t)p;
+            b->fleet[prov] = (uint8_t)as_fleet;
+            b->loc[prov] = (uint8_t)where;
+        } else if (k == O_DISBAND) {
+            if (ol >= m->L) continue;
+            int prov = m->loc_province[ol];
+            int p = b->power[prov];
+            if (p < 0 || removed[prov] || before.power[prov] < 0 || owed[p] >= 0) continue;
+            owed[p]++;
+            b->power[prov] = -1;
+            removed[prov] = 1;
+        }
+    }
+    for (int p = 0; p < m->powers; p++) {
+        if (owed[p] >= 0) continue;
+        int out[MAXP];
+        int nout = disorder(m, &before, removed, p, -owed[p], g->rule, out);
+        for (int x = 0; x < nout; x++) {
+            b->power[out[x]] = -1;
+            removed[out[x]] = 1;
+        }
+    }
+    clear_dislodged(m, b);
+    b->contested = 0;
+    order_units(m, b);
+    g->season = S_SPRING;
+    g->year++;
+    g->kind = P_MOVEMENT;
+    check_ending(g, 0);
+}
+
+/* Read one power's or everyone's orders: a flat sequence of codes. */
+static Py_ssize_t read_codes(PyObject *seq, long long *out, Py_ssize_t cap) {
+    PyObject *fast = PySequence_Fast(seq, "orders must be a sequence of order codes");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > cap) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "too many orders (%zd)", n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (out[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return n;
+}
+
+static int game_step_codes(GameObject *g, PyObject *orders) {
+    static long long codes[MAXE];
+    if (g->ended) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return -1;
+    }
+    Py_ssize_t n = read_codes(orders, codes, MAXE);
+    if (n < 0) return -1;
+    if (g->kind == P_MOVEMENT)
+        movement_step(g, (int)n, codes);
+    else if (g->kind == P_RETREAT)
+        retreat_step(g, (int)n, codes);
+    else
+        adjustment_step(g, (int)n, codes);
+    return 0;
+}
+
+static PyObject *game_step(GameObject *g, PyObject *orders) {
+    if (game_step_codes(g, orders)) return NULL;
+    return PyBool_FromLong(g->ended);
+}
+
+static GameObject *game_clone(GameObject *g, PyObject *unused) {
+    GameObject *c = PyObject_New(GameObject, &GameType);
+    if (!c) return NULL;
+    Py_INCREF(g->map);
+    c->map = g->map;
+    c->b = g->b;
+    c->season = g->season;
+    c->year = g->year;
+    c->kind = g->kind;
+    c->year_limit = g->year_limit;
+    c->rule = g->rule;
+    c->ended = g->ended;
+    c->winner = g->winner;
+    return c;
+}
+
+static PyObject *codes_list(const long *v, int n) {
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (int j = 0; j < n; j++) PyList_SET_ITEM(l, j, PyLong_FromLong(v[j]));
+    return l;
+}
+
+/* legal(power=-1) -> list of lists of codes: one list per unit (movement, retreats; in
+ * province order) or a single list (adjustments: builds and WAIVE, or disbands). */
+static PyObject *game_legal(GameObject *g, PyObject *args) {
+    int who = -1;
+    if (!PyArg_ParseTuple(args, "|i", &who)) return NULL;
+    const MapObject *m = g->map;
+    Board *b = &g->b;
+    if (g->ended) return PyList_New(0);
+    if (g->kind == P_MOVEMENT) {
+        static Lists lists;
+        order_units(m, b);
+        if (movement_lists(m, b, who, &lists)) {
+            lists_free(&lists, b);
+            return PyErr_NoMemory();
+        }
+        PyObject *out = PyList_New(0);
+        for (int k = 0; out && k < b->n_order; k++) {
+            int p = b->order[k];
+            if (who >= 0 && b->power[p] != who) continue;
+            PyObject *l = codes_list(lists.per[p].v, lists.per[p].n);
+            if (!l || PyList_Append(out, l)) Py_CLEAR(out);
+            Py_XDECREF(l);
+        }
+        lists_free(&lists, b);
+        return out;
+    }
+    if (g->kind == P_RETREAT) {
+        PyObject *out = PyList_New(0);
+        for (int p = 0; out && p < m->P; p++) {
+            if (b->d_power[p] < 0 || (who >= 0 && b->d_power[p] != who)) continue;
+            int where[MAXADJ];
+            long v[MAXADJ + 1];
+            int n = retreat_locations(m, b, p, where);
+            for (int x = 0; x < n; x++) v[x] = ENC(O_RETREAT, b->d_fleet[p], 0, b->d_loc[p], where[x], 0, 0);
+            v[n] = ENC(O_DISBAND, b->d_fleet[p], 0, b->d_loc[p], 0, 0, 0);
+            PyObject *l = codes_list(v, n + 1);
+            if (!l || PyList_Append(out, l)) Py_CLEAR(out);
+            Py_XDECREF(l);
+        }
+        return out;
+    }
+    int owed[MAXPOW];
+    adjustment_counts(m, b, owed);
+    PyObject *out = PyList_New(0);
+    for (int k = 0; out && k < m->powers; k++) {
+        if (who >= 0 && k != who) continue;
+        long v[MAXP * 4];
+        int n = 0;
+        if (owed[k] > 0) {
+            int homes[MAXP];
+            int nh = free_homes(m, b, k, homes);
+            for (int x = 0; x < nh; x++) {
+                int c = homes[x];
+                v[n++] = ENC(O_BUILD, 0, 0, c, 0, 0, 0);
+                if (m->kind[c] == K_COAST) {
+                    if (m->ncoasts[c])
+                        for (int y = 0; y < m->ncoasts[c]; y++)
+                            v[n++] = ENC(O_BUILD, 1, 0, m->coasts[c][y], 0, 0, 0);
+                    else
+                        v[n++] = ENC(O_BUILD, 1, 0, c, 0, 0, 0);
+                }
+            }
+            v[n++] = ENC(O_WAIVE, 0, 0, 0, k, 0, 0);
+        } else if (owed[k] < 0) {
+            for (int p = 0; p < m->P; p++)
+                if (b->power[p] == k) v[n++] = ENC(O_DISBAND, b->fleet[p], 0, b->loc[p], 0, 0, 0);
+        }
+        if (!n) continue;
+        PyObject *l = codes_list(v, n);
+        if (!l || PyList_Append(out, l)) Py_CLEAR(out);
+        Py_XDECREF(l);
+    }
+    return out;
+}
+
+/* owed() -> builds (>0) or disbands (<0) owed by each power (adjustments) */
+static PyObject *game_owed(GameObject *g, PyObject *unused) {
+    int owed[MAXPOW];
+    adjustment_counts(g->map, &g->b, owed);
+    return ints_to_list(owed, g->map->powers);
+}
+
+/* state() -> (season, year, kind, units, owner, dislodged, contested, ended, winner);
+ * units: (prov, power, fleet, loc) by province; dislodged: (prov, power, fleet, loc, from) */
+static PyObject *game_state(GameObject *g, PyObject *unused) {
+    const MapObject *m = g->map;
+    const Board *b = &g->b;
+    PyObject *units = PyList_New(0), *dis = PyList_New(0), *owner = PyList_New(m->P);
+    if (!units || !dis || !owner) goto fail;
+    for (int p = 0; p < m->P; p++) {
+        PyList_SET_ITEM(owner, p, PyLong_FromLong(b->owner[p]));
+        if (b->power[p] >= 0) {
+            PyObject *t = Py_BuildValue("(iiNi)", p, b->power[p], PyBool_FromLong(b->fleet[p]), b->loc[p]);
+            if (!t || PyList_Append(units, t)) {
+                Py_XDECREF(t);
+                goto fail;
+            }
+            Py_DECREF(t);
+        }
+        if (b->d_power[p] >= 0) {
+            PyObject *t = Py_BuildValue("(iiNii)", p, b->d_power[p], PyBool_FromLong(b->d_fleet[p]),
+                                        b->d_loc[p], b->d_from[p]);
+            if (!t || PyList_Append(dis, t)) {
+                Py_XDECREF(t);
+                goto fail;
+            }
+            Py_DECREF(t);
+        }
+    }
+    return Py_BuildValue("(iiiNNNNii)", g->season, g->year, g->kind, units, owner, dis,
+                         mask_to_long(b->contested), g->ended, g->winner);
+fail:
+    Py_XDECREF(units);
+    Py_XDECREF(dis);
+    Py_XDECREF(owner);
+    return NULL;
+}
+
+/* Game(map, season, year, kind, units, owner, dislodged, contested, year_limit, rule) */
+static int game_init(GameObject *g, PyObject *args, PyObject *kwds) {
+    PyObject *map, *units, *owner, *dis, *contested;
+    int season, year, kind, limit, rule;
+    if (!PyArg_ParseTuple(args, "O!iiiOOOOii", &MapType, &map, &season, &year, &kind, &units,
+                          &owner, &dis, &contested, &limit, &rule))
+        return -1;
+    Py_INCREF(map);
+    Py_XSETREF(g->map, (MapObject *)map);
+    const MapObject *m = g->map;
+    Board *b = &g->b;
+    memset(b->power, -1, sizeof b->power);
+    memset(b->d_power, -1, sizeof b->d_power);
+    int own[MAXP];
+    if (read_ints(owner, own, MAXP, "owner") != m->P) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "owner: one entry per province");
+        return -1;
+    }
+    for (int p = 0; p < m->P; p++) b->owner[p] = (int8_t)own[p];
+    PyObject *fast = PySequence_Fast(units, "units");
+    if (!fast) return -1;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        int p, pw, f, l;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iipi", &p, &pw, &f, &l) ||
+            p < 0 || p >= m->P || l < 0 || l >= m->L || pw < 0 || pw >= m->powers) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unit outside the map");
+            return -1;
+        }
+        b->power[p] = (int8_t)pw;
+        b->fleet[p] = (uint8_t)f;
+        b->loc[p] = (uint8_t)l;
+    }
+    Py_DECREF(fast);
+    fast = PySequence_Fast(dis, "dislodged");
+    if (!fast) return -1;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        int p, pw, f, l, from;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iipii", &p, &pw, &f, &l, &from) ||
+            p < 0 || p >= m->P || l < 0 || l >= m->L || pw < 0 || pw >= m->powers) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "dislodged unit outside the map");
+            return -1;
+        }
+        b->d_power[p] = (int8_t)pw;
+        b->d_fleet[p] = (uint8_t)f;
+        b->d_loc[p] = (uint8_t)l;
+        b->d_from[p] = (int16_t)from;
+    }
+    Py_DECREF(fast);
+    if (long_to_mask(contested, &b->contested)) return -1;
+    order_units(m, b);
+    g->season = season;
+    g->year = year;
+    g->kind = kind;
+    g->year_limit = limit;
+    g->rule = rule;
+    g->ended = 0;
+    g->winner = -1;
+    return 0;
+}
+
+static void game_dealloc(GameObject *g) {
+    Py_XDECREF(g->map);
+    Py_TYPE(g)->tp_free((PyObject *)g);
+}
+
+static PyObject *game_get_ended(GameObject *g, void *unused) { return PyBool_FromLong(g->ended); }
+static PyObject *game_get_winner(GameObject *g, void *unused) { return PyLong_FromLong(g->winner); }
+static PyObject *game_get_phase(GameObject *g, void *unused) {
+    return Py_BuildValue("(iii)", g->season, g->year, g->kind);
+}
+
+static PyGetSetDef game_getset[] = {
+    {"ended", (getter)game_get_ended, NULL, "True once the game is over.", NULL},
+    {"winner", (getter)game_get_winner, NULL, "The winning power, or -1.", NULL},
+    {"phase", (getter)game_get_phase, NULL, "(season, year, kind) as ints.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef game_methods[] = {
+    {"step", (PyCFunction)game_step, METH_O,
+     "Resolve the phase with these order codes; True when the game has ended."},
+    {"clone", (PyCFunction)game_clone, METH_NOARGS, "An independent copy (a memory copy)."},
+    {"legal", (PyCFunction)game_legal, METH_VARARGS,
+     "Legal order codes: per unit of one power (or all), or the adjustment list."},
+    {"owed", (PyCFunction)game_owed, METH_NOARGS, "Builds (>0) or disbands (<0) per power."},
+    {"state", (PyCFunction)game_state, METH_NOARGS, "The position as plain tuples."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject GameType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "parley.games.diplomacy._core.Game",
+    .tp_basicsize = sizeof(GameObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A game position on the native tables, advanced phase by phase.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)game_init,
+    .tp_dealloc = (destructor)game_dealloc,
+    .tp_methods = game_methods,
+    .tp_getset = game_getset,
+};
+
+/* step_many(games, orders) -> list of ended flags: one call for many positions. */
+static PyObject *step_many(PyObject *mod, PyObject *args) {
+    PyObject *games, *orders;
+    if (!PyArg_ParseTuple(args, "OO", &games, &orders)) return NULL;
+    PyObject *g = PySequence_Fast(games, "games");
+    if (!g) return NULL;
+    PyObject *o = PySequence_Fast(orders, "orders");
+    if (!o) {
+        Py_DECREF(g);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(g);
+    PyObject *out = NULL;
+    if (PySequence_Fast_GET_SIZE(o) != n) {
+        PyErr_SetString(PyExc_ValueError, "one order list per game");
+        goto done;
+    }
+    out = PyList_New(n);
+    if (!out) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *game = PySequence_Fast_GET_ITEM(g, i);
+        if (!PyObject_TypeCheck(game, &GameType)) {
+            PyErr_SetString(PyExc_TypeError, "step_many takes Game objects");
+            Py_CLEAR(out);
+            goto done;
+        }
+        if (game_step_codes((GameObject *)game, PySequence_Fast_GET_ITEM(o, i))) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, PyBool_FromLong(((GameObject *)game)->ended));
+    }
+done:
+    Py_DECREF(g);
+    Py_DECREF(o);
+    return out;
+}
+
+/* set_rules(victory_centres, name_rank) on a map */
+static PyObject *map_set_rules(MapObject *self, PyObject *args) {
+    PyObject *rank;
+    int victory;
+    if (!PyArg_ParseTuple(args, "iO", &victory, &rank)) return NULL;
+    if (read_ints(rank, self->name_rank, MAXP, "name_rank") != self->P) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one rank per province");
+        return NULL;
+    }
+    self->victory = victory;
+    Py_RETURN_NONE;
+}
+
 /* --- the module --------------------------------------------------------------------- */
 
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, "Set the Piece and Dislodged record types."},
+    {"step_many", step_many, METH_VARARGS, "Step many games, each with its order codes."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1348,6 +2128,8 @@ static PyMethodDef map_methods[] = {
      "Convoy destinations from a province through the fleets given, with their seas."},
     {"validate", (PyCFunction)map_validate, METH_VARARGS,
      "Check movement orders (codes) against the units: the compiled slot tables."},
+    {"set_rules", (PyCFunction)map_set_rules, METH_VARARGS,
+     "Victory centres, and the rank of each province name (civil-disorder ties)."},
     {"resolve", (PyCFunction)map_resolve, METH_VARARGS,
      "Resolve validated movement orders: decisions, reasons and the next position."},
     {NULL, NULL, 0, NULL},
@@ -1368,12 +2150,18 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&MapType) < 0) return NULL;
+    if (PyType_Ready(&MapType) < 0 || PyType_Ready(&GameType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&core_module);
     if (!mod) return NULL;
     Py_INCREF(&MapType);
     if (PyModule_AddObject(mod, "Map", (PyObject *)&MapType) < 0) {
         Py_DECREF(&MapType);
+        Py_DECREF(mod);
+        return NULL;
+    }
+    Py_INCREF(&GameType);
+    if (PyModule_AddObject(mod, "Game", (PyObject *)&GameType) < 0) {
+        Py_DECREF(&GameType);
         Py_DECREF(mod);
         return NULL;
     }

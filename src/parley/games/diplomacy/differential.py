@@ -19,12 +19,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import native
+from . import batch, native
 from .legal import legal_orders, movement_orders
 from .map import DipMap, standard_map
 from .orders import Convoy, Disband, Move, Order, Retreat, SupportHold, SupportMove
 from .phase import Phase, PhaseKind, Season
-from .phases import PhaseReport, process
+from .phases import GameOptions, PhaseReport, process
 from .position import Dislodged, Piece, Position
 from .units import UnitKind
 
@@ -247,7 +247,8 @@ def _movement(pos: Position) -> bool:
 
 
 def run(count: int, seed: int, report: Callable[[str], None] = print) -> int:
-    """Check `count` random cases from `seed`; returns how many disagreed."""
+    """Check `count` random cases from `seed`, and a native game per hundred cases; returns
+    how many disagreed."""
     dip = standard_map()
     rng = random.Random(seed)
     bad = 0
@@ -255,6 +256,8 @@ def run(count: int, seed: int, report: Callable[[str], None] = print) -> int:
         pos = random_position(dip, rng)
         orders = random_orders(pos, rng)
         problems = compare(pos, orders)
+        if number % 100 == 0:
+            problems += game_course(seed * 1_000_003 + number, 80)
         if problems:
             bad += 1
             if bad <= 10:
@@ -279,3 +282,71 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+# --- the batched API (native games) against `phases.process` ------------------------------
+
+
+def _owner_of_code(pos: Position, code: int) -> int:
+    dip = pos.map
+    kind = code & 15
+    if kind == native.WAIVE_CODE:
+        return code >> 14 & 255
+    prov = dip.loc_province[code >> 6 & 255]
+    if pos.phase.kind is PhaseKind.RETREAT:
+        return pos.dislodged[prov].piece.power
+    if kind == native.BUILD:
+        home = dip.provinces[prov].home
+        return dip.power_index[home] if home is not None else 0
+    return pos.units[prov].power
+
+
+def _plain(pos: Position) -> tuple[Any, ...]:
+    return (pos.phase, dict(pos.units), dict(pos.owner), dict(pos.dislodged), pos.contested)
+
+
+def game_course(seed: int, phases: int, options: GameOptions | None = None) -> list[str]:
+    """Play a random game on a native game object and replay every phase through
+    `phases.process` on the Python engine; the problems found (empty when they agree)."""
+    dip = standard_map()
+    options = options or GameOptions()
+    rng = random.Random(seed)
+    table = native.order_table(dip)
+    game = batch.new_game(Position.initial(dip), options)
+    problems: list[str] = []
+    for number in range(phases):
+        pos = batch.position_of(game, dip)
+        where = f"seed {seed} phase {number} ({pos.phase})"
+        codes: list[int] = []
+        with engine("python"):
+            for p, power in enumerate(dip.powers):
+                mine = game.legal(p)
+                theirs = legal_orders(pos, power)
+                if pos.phase.kind is PhaseKind.ADJUSTMENT:
+                    ours = [table[c] for c in mine[0]] if mine else []
+                    if ours != theirs.get(power, []):
+                        problems.append(f"{where}: adjustment orders of {power} differ")
+                    owed = abs(game.owed()[p])
+                    codes.extend(rng.choice(mine[0]) for _ in range(owed) if mine)
+                    continue
+                ours_sets = sorted(sorted(map(repr, (table[c] for c in unit))) for unit in mine)
+                their_sets = sorted(sorted(map(repr, unit)) for unit in theirs.values())
+                if ours_sets != their_sets:
+                    problems.append(f"{where}: legal orders of {power} differ")
+                codes.extend(rng.choice(unit) for unit in mine if rng.random() < 0.95)
+            orders: dict[str, list[Order]] = {}
+            for code in codes:
+                orders.setdefault(dip.powers[_owner_of_code(pos, code)], []).append(table[code])
+            report = process(pos.copy(), orders, options)
+        ended = game.step(codes)
+        if _plain(batch.position_of(game, dip)) != _plain(report.position):
+            problems.append(f"{where}: next positions differ")
+        if ended != (report.ending is not None):
+            problems.append(f"{where}: one engine ended the game, the other did not")
+        elif ended and report.ending is not None:
+            winner = report.ending.winner
+            if game.winner != (-1 if winner is None else dip.power_index[winner]):
+                problems.append(f"{where}: winners differ")
+        if ended or problems:
+            break
+    return problems

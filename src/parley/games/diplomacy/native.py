@@ -68,6 +68,11 @@ class EngineError(ValueError):
     """An unknown engine name, or the native engine asked for but not built."""
 
 
+def core_module() -> Any:
+    """The compiled module, or None when it was not built."""
+    return _CORE
+
+
 def _load() -> Any:
     try:
         from . import _core  # type: ignore[attr-defined]
@@ -107,11 +112,11 @@ def core_map(dip: DipMap) -> CoreMap | None:
         return None
     found = dip.derived.get("native")
     if found is None:
-        found = dip.derived["native"] = _compile(dip) or False
+        found = dip.derived["native"] = compile_map(dip) or False
     return found or None  # type: ignore[return-value]
 
 
-def _compile(dip: DipMap) -> CoreMap | None:
+def compile_map(dip: DipMap) -> CoreMap | None:
     if dip.province_count > 128 or len(dip.locations) > 255 or len(dip.powers) > 16:
         return None  # too big for the core's masks: the Python engine serves this map
     kinds = {ProvinceKind.LAND: 0, ProvinceKind.COAST: 1, ProvinceKind.SEA: 2}
