@@ -11,6 +11,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 typedef unsigned __int128 mask_t;
 #define BIT(i) (((mask_t)1) << (i))
@@ -61,6 +62,9 @@ typedef struct {
     mask_t fleet_any[MAXP]; /* fleet moves from any coast of a province */
     int victory;
     int name_rank[MAXP]; /* rank of each province's name, for civil-disorder ties */
+    int16_t by_code[26 * 26 * 26]; /* three-letter province code -> location, or -1 */
+    char coast_of[MAXL][3];        /* "NC" for STP/NC; "" for a province */
+    int has_codes;
 } MapObject;
 
 static PyTypeObject MapType;
@@ -1321,6 +1325,159 @@ done:
 }
 
 
+
+/* --- reading orders written in the canonical notation ---------------------------------- */
+
+/* set_codes(location codes): enables `parse`. */
+static PyObject *map_set_codes(MapObject *self, PyObject *arg) {
+    PyObject *fast = PySequence_Fast(arg, "location codes");
+    if (!fast) return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != self->L) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "one code per location");
+        return NULL;
+    }
+    for (int i = 0; i < 26 * 26 * 26; i++) self->by_code[i] = -1;
+    for (int l = 0; l < self->L; l++) {
+        const char *code = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(fast, l));
+        if (!code) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        size_t len = strlen(code);
+        self->coast_of[l][0] = 0;
+        if (len == 3 && code[0] >= 'A' && code[0] <= 'Z' && code[1] >= 'A' && code[1] <= 'Z' &&
+            code[2] >= 'A' && code[2] <= 'Z') {
+            self->by_code[(code[0] - 'A') * 676 + (code[1] - 'A') * 26 + (code[2] - 'A')] =
+                (int16_t)l;
+        } else if (len == 6 && code[3] == '/') {
+            self->coast_of[l][0] = code[4];
+            self->coast_of[l][1] = code[5];
+            self->coast_of[l][2] = 0;
+        }
+    }
+    Py_DECREF(fast);
+    self->has_codes = 1;
+    Py_RETURN_NONE;
+}
+
+#define MAXTOK 12
+
+static char up(char c) { return (c >= 'a' && c <= 'z') ? (char)(c - 32) : c; }
+
+/* A location from a token (`PAR`, `stp/sc`), or -1 when it is not exactly a known code. */
+static int token_location(const MapObject *m, const char *t, int len) {
+    char c[6];
+    if (len != 3 && len != 6) return -1;
+    for (int i = 0; i < len; i++) c[i] = up(t[i]);
+    for (int i = 0; i < 3; i++)
+        if (c[i] < 'A' || c[i] > 'Z') return -1;
+    int prov = m->by_code[(c[0] - 'A') * 676 + (c[1] - 'A') * 26 + (c[2] - 'A')];
+    if (prov < 0 || len == 3) return prov;
+    if (c[3] != '/') return -1;
+    for (int k = 0; k < m->ncoasts[prov]; k++) {
+        int l = m->coasts[prov][k];
+        if (m->coast_of[l][0] == c[4] && m->coast_of[l][1] == c[5]) return l;
+    }
+    return -1;
+}
+
+/* The order code of canonical text (`A PAR - BUR`, `F NTH C A LON - NWY`, `A MUN S A BER`,
+ * `F STP/SC B`, `WAIVE`, ...), or -1 when the text is anything else: the Python parser then
+ * reads it, with its lenient grammar and its error messages. */
+static long long parse_text(const MapObject *m, const char *s, Py_ssize_t len, int retreat) {
+    const char *tok[MAXTOK];
+    int tlen[MAXTOK], n = 0;
+    for (Py_ssize_t i = 0; i < len;) {
+        while (i < len && s[i] == ' ') i++;
+        if (i >= len) break;
+        if (n == MAXTOK) return -1;
+        tok[n] = s + i;
+        Py_ssize_t j = i;
+        while (j < len && s[j] != ' ') j++;
+        tlen[n++] = (int)(j - i);
+        i = j;
+    }
+    if (n == 1 && tlen[0] == 5 && strncasecmp(tok[0], "WAIVE", 5) == 0) return ENC(O_WAIVE, 0, 0, 0, 0, 0, 0);
+    if (n < 2) return -1;
+    int at = 0;
+    long long unit; /* fleet bit, or the no-letter bit */
+    if (tlen[0] == 1 && (up(tok[0][0]) == 'A' || up(tok[0][0]) == 'F')) {
+        unit = up(tok[0][0]) == 'F' ? (1LL << 4) : 0;
+        at = 1;
+    } else {
+        unit = 1LL << 31;
+    }
+    int loc = token_location(m, tok[at], tlen[at]);
+    if (loc < 0) return -1;
+    at++;
+    if (at >= n || tlen[at] != 1) return -1;
+    char verb = up(tok[at][0]);
+    at++;
+    int rest = n - at;
+    if (verb == 'H' && rest == 0) return retreat ? -1 : (unit | ENC(O_HOLD, 0, 0, loc, 0, 0, 0));
+    if (verb == 'D' && rest == 0) return unit | ENC(O_DISBAND, 0, 0, loc, 0, 0, 0);
+    if (verb == 'B' && rest == 0) return unit | ENC(O_BUILD, 0, 0, loc, 0, 0, 0);
+    if (verb == 'R' && rest == 1) {
+        int d = token_location(m, tok[at], tlen[at]);
+        return d < 0 ? -1 : (unit | ENC(O_RETREAT, 0, 0, loc, d, 0, 0));
+    }
+    if (verb == '-' && (rest == 1 || rest == 2)) {
+        int d = token_location(m, tok[at], tlen[at]);
+        if (d < 0) return -1;
+        int via = 0;
+        if (rest == 2) {
+            if (tlen[at + 1] != 3 || strncasecmp(tok[at + 1], "VIA", 3) != 0 || retreat) return -1;
+            via = 1;
+        }
+        if (retreat) return unit | ENC(O_RETREAT, 0, 0, loc, d, 0, 0);
+        return unit | ENC(O_MOVE, 0, 0, loc, d, 0, via);
+    }
+    if (retreat) return -1;
+    if (verb == 'S' && rest >= 1) {
+        long long tunit = 1LL << 32;
+        if (tlen[at] == 1 && (up(tok[at][0]) == 'A' || up(tok[at][0]) == 'F')) {
+            tunit = up(tok[at][0]) == 'F' ? (1LL << 5) : 0;
+            at++;
+            rest--;
+        }
+        if (rest < 1) return -1;
+        int t = token_location(m, tok[at], tlen[at]);
+        if (t < 0) return -1;
+        if (rest == 1) return unit | tunit | ENC(O_SHOLD, 0, 0, loc, t, 0, 0);
+        if (rest == 2 && tlen[at + 1] == 1 && up(tok[at + 1][0]) == 'H')
+            return unit | tunit | ENC(O_SHOLD, 0, 0, loc, t, 0, 0);
+        if (rest == 3 && tlen[at + 1] == 1 && tok[at + 1][0] == '-') {
+            int d = token_location(m, tok[at + 2], tlen[at + 2]);
+            return d < 0 ? -1 : (unit | tunit | ENC(O_SMOVE, 0, 0, loc, t, d, 0));
+        }
+        return -1;
+    }
+    if (verb == 'C' && (rest == 3 || rest == 4)) {
+        if (rest == 4) {
+            if (tlen[at] != 1 || (up(tok[at][0]) != 'A' && up(tok[at][0]) != 'F')) return -1;
+            at++;
+        }
+        int a = token_location(m, tok[at], tlen[at]);
+        if (a < 0 || tlen[at + 1] != 1 || tok[at + 1][0] != '-') return -1;
+        int d = token_location(m, tok[at + 2], tlen[at + 2]);
+        return d < 0 ? -1 : (unit | ENC(O_CONVOY, 0, 0, loc, a, d, 0));
+    }
+    return -1;
+}
+
+/* parse(text, retreat_phase) -> order code, or -1 (not canonical: use the Python parser) */
+static PyObject *map_parse(MapObject *self, PyObject *args) {
+    PyObject *text;
+    int retreat = 0;
+    if (!PyArg_ParseTuple(args, "U|p", &text, &retreat)) return NULL;
+    if (!self->has_codes) return PyLong_FromLong(-1);
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &len);
+    if (!s) return NULL;
+    return PyLong_FromLongLong(parse_text(self, s, len, retreat));
+}
+
 /* --- a game on native tables: the batched API (phases.py, retreats.py, adjustments.py) --- */
 
 enum { S_SPRING, S_FALL, S_WINTER };
@@ -2128,6 +2285,9 @@ static PyMethodDef map_methods[] = {
      "Convoy destinations from a province through the fleets given, with their seas."},
     {"validate", (PyCFunction)map_validate, METH_VARARGS,
      "Check movement orders (codes) against the units: the compiled slot tables."},
+    {"set_codes", (PyCFunction)map_set_codes, METH_O, "Location codes, for `parse`."},
+    {"parse", (PyCFunction)map_parse, METH_VARARGS,
+     "The code of an order in canonical notation, or -1 for any other text."},
     {"set_rules", (PyCFunction)map_set_rules, METH_VARARGS,
      "Victory centres, and the rank of each province name (civil-disorder ties)."},
     {"resolve", (PyCFunction)map_resolve, METH_VARARGS,

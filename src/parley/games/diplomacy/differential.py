@@ -22,7 +22,18 @@ from typing import Any
 from . import batch, native
 from .legal import legal_orders, movement_orders
 from .map import DipMap, standard_map
-from .orders import Convoy, Disband, Move, Order, Retreat, SupportHold, SupportMove
+from .orders import (
+    Convoy,
+    Disband,
+    Move,
+    Order,
+    OrderSyntaxError,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    format_order,
+    parse_order,
+)
 from .phase import Phase, PhaseKind, Season
 from .phases import GameOptions, PhaseReport, process
 from .position import Dislodged, Piece, Position
@@ -235,11 +246,37 @@ def compare(pos: Position, orders: dict[str, list[Order]]) -> list[str]:
             report = snapshot(process(pos.copy(), orders))
             found[name] = ((legal, moves), report)
     problems = []
+    if not parse_agrees(pos, orders):
+        problems.append("parsed orders differ")
     if found["python"][0] != found["native"][0]:
         problems.append("legal orders differ")
     if found["python"][1] != found["native"][1]:
         problems.append("phase results differ")
     return problems
+
+
+def parse_agrees(pos: Position, orders: dict[str, list[Order]]) -> bool:
+    """The core's reader and the Python grammar read the orders' text alike (or both
+    refuse it with the same message), written canonically, in lower case, without unit
+    letters, and cut short."""
+    texts: list[str] = []
+    for given in orders.values():
+        for order in given:
+            text = format_order(order)
+            words = text.split()
+            texts += [text, text.lower(), " ".join(w for w in words if w not in ("A", "F"))]
+            texts.append(" ".join(words[:-1]))
+    seen: dict[str, list[object]] = {}
+    for name in ("python", "native"):
+        with engine(name):
+            out: list[object] = []
+            for text in texts:
+                try:
+                    out.append(parse_order(text, pos.map, pos.phase.kind))
+                except OrderSyntaxError as error:
+                    out.append(str(error))
+            seen[name] = out
+    return seen["python"] == seen["native"]
 
 
 def _movement(pos: Position) -> bool:
@@ -278,10 +315,6 @@ def main(argv: list[str] | None = None) -> int:
     seconds = time.perf_counter() - start
     print(f"{args.count} cases, seed {args.seed}: {bad} disagreed ({seconds:.0f} s)")
     return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
 
 
 # --- the batched API (native games) against `phases.process` ------------------------------
@@ -350,3 +383,7 @@ def game_course(seed: int, phases: int, options: GameOptions | None = None) -> l
         if ended or problems:
             break
     return problems
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -27,7 +27,10 @@ from .orders import (
     Retreat,
     SupportHold,
     SupportMove,
+    order_words,
+    set_fast_parser,
 )
+from .phase import PhaseKind
 from .position import Dislodged, Piece
 from .results import Reason
 from .units import UnitKind
@@ -62,6 +65,10 @@ class CoreMap(Protocol):
     def resolve(self, *tables: list[Any]) -> tuple[Any, ...]: ...
 
     def validate(self, *tables: list[Any]) -> tuple[Any, ...]: ...
+
+    def set_codes(self, codes: list[str]) -> None: ...
+
+    def parse(self, text: str, retreat: bool) -> int: ...
 
 
 class EngineError(ValueError):
@@ -134,7 +141,21 @@ def compile_map(dip: DipMap) -> CoreMap | None:
         [list(adj) for adj in dip.army_adj],
         [list(adj) for adj in dip.fleet_adj],
     )
+    # Codes that are also order words are left to the Python parser, which reads words first.
+    words = set(order_words())
+    core.set_codes([loc.code if loc.code.lower() not in words else "" for loc in dip.locations])
     return core
+
+
+def parse_fast(places: object, text: str, phase: PhaseKind | None) -> Order | None:
+    """The order of canonical text read by the core, or None (the Python parser reads it)."""
+    if not isinstance(places, DipMap):
+        return None
+    core = core_map(places)
+    if core is None:
+        return None
+    code = core.parse(text, phase is PhaseKind.RETREAT)
+    return None if code < 0 else order_table(places)[code]
 
 
 # --- order codes ---------------------------------------------------------------------------
@@ -218,7 +239,7 @@ _KIND = (UnitKind.ARMY, UnitKind.FLEET)
 def decode(codes: list[str], code: int) -> Order:
     """The order value of a code, with location codes from `codes`."""
     kind = code & 15
-    unit = _KIND[code >> 4 & 1]
+    unit = None if code & _NO_LETTER else _KIND[code >> 4 & 1]
     here = codes[code >> 6 & 255]
     a = code >> 14 & 255
     b = code >> 22 & 255
@@ -226,10 +247,11 @@ def decode(codes: list[str], code: int) -> Order:
         return Hold(unit, here)
     if kind == MOVE:
         return Move(unit, here, codes[a], bool(code >> 30 & 1))
+    target = None if code & _NO_TARGET_LETTER else _KIND[code >> 5 & 1]
     if kind == SUPPORT_HOLD:
-        return SupportHold(unit, here, _KIND[code >> 5 & 1], codes[a])
+        return SupportHold(unit, here, target, codes[a])
     if kind == SUPPORT_MOVE:
-        return SupportMove(unit, here, _KIND[code >> 5 & 1], codes[a], codes[b])
+        return SupportMove(unit, here, target, codes[a], codes[b])
     if kind == CONVOY:
         return Convoy(unit, here, codes[a], codes[b])
     if kind == RETREAT:
@@ -257,3 +279,4 @@ def _initial_engine() -> None:
 
 
 _initial_engine()
+set_fast_parser(parse_fast)
