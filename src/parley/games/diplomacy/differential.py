@@ -241,7 +241,7 @@ def compare(pos: Position, orders: dict[str, list[Order]]) -> list[str]:
     found: dict[str, tuple[Any, Any]] = {}
     for name in ("python", "native"):
         with engine(name):
-            legal = legal_orders(pos)
+            legal = [legal_orders(pos), *(legal_orders(pos, pw) for pw in pos.map.powers)]
             moves = list(movement_orders(pos).items()) if _movement(pos) else []
             report = snapshot(process(pos.copy(), orders))
             found[name] = ((legal, moves), report)
