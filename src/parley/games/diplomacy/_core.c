@@ -2270,6 +2270,108 @@ static PyObject *map_set_rules(MapObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+
+/* results(entries, clashes, reasons, whos, beaten, names, consts) -> (results, ordered)
+ * Builds the OrderResult of every legal entry (power, order, slot, why) from the core's
+ * reasons; entries that are illegal or clash are left None for Python to fill, and
+ * ordered[slot] says which units had an order taken. consts: (OrderResult, SUCCEEDS,
+ * FAILS, REASONS, "?"). */
+static PyObject *map_results(MapObject *self, PyObject *args) {
+    PyObject *entries, *clashes, *reasons, *whos, *beaten, *names, *consts;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!", &PyList_Type, &entries, &PySet_Type, &clashes,
+                          &PyList_Type, &reasons, &PyList_Type, &whos, &PyList_Type, &beaten,
+                          &PyList_Type, &names, &PyTuple_Type, &consts))
+        return NULL;
+    PyTypeObject *result_type;
+    PyObject *succeeds, *fails, *reason_names, *unknown;
+    if (!PyArg_ParseTuple(consts, "O!OOO!U", &PyType_Type, &result_type, &succeeds, &fails,
+                          &PyTuple_Type, &reason_names, &unknown))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(names), ne = PyList_GET_SIZE(entries);
+    if (PyList_GET_SIZE(reasons) != n || PyList_GET_SIZE(whos) != n ||
+        PyList_GET_SIZE(beaten) != n) {
+        PyErr_SetString(PyExc_ValueError, "slot tables differ");
+        return NULL;
+    }
+    PyObject *out = PyList_New(ne);
+    PyObject *ordered = PyList_New(n);
+    if (!out || !ordered) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(Py_False);
+        PyList_SET_ITEM(ordered, i, Py_False);
+    }
+    Py_ssize_t nr = PyTuple_GET_SIZE(reason_names);
+    for (Py_ssize_t e = 0; e < ne; e++) {
+        PyObject *entry = PyList_GET_ITEM(entries, e);
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 4) {
+            PyErr_SetString(PyExc_TypeError, "entries are (power, order, slot, why)");
+            goto fail;
+        }
+        PyObject *slot_o = PyTuple_GET_ITEM(entry, 2), *why = PyTuple_GET_ITEM(entry, 3);
+        long slot = PyLong_AsLong(slot_o);
+        if (slot == -1 && PyErr_Occurred()) goto fail;
+        int clash = 0;
+        if (why == Py_None && slot >= 0 && PySet_GET_SIZE(clashes)) {
+            clash = PySet_Contains(clashes, slot_o);
+            if (clash < 0) goto fail;
+        }
+        if (why != Py_None || clash || slot < 0 || slot >= n) {
+            Py_INCREF(Py_None);
+            PyList_SET_ITEM(out, e, Py_None);
+            continue;
+        }
+        Py_INCREF(Py_True);
+        Py_SETREF(PyList_GET_ITEM(ordered, slot), Py_True);
+        long r = PyLong_AsLong(PyList_GET_ITEM(reasons, slot));
+        if (r < 0 || r >= nr) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad reason");
+            goto fail;
+        }
+        PyObject *items[7];
+        items[0] = PyTuple_GET_ITEM(entry, 0);
+        items[1] = PyTuple_GET_ITEM(entry, 1);
+        items[3] = PyTuple_GET_ITEM(reason_names, r);
+        items[6] = Py_False;
+        PyObject *who;
+        if (r <= R_CONVOYED) {
+            items[2] = succeeds;
+            who = PyTuple_New(0);
+            items[5] = Py_None;
+        } else {
+            items[2] = fails;
+            PyObject *slots = PyList_GET_ITEM(whos, slot);
+            Py_ssize_t nw = PyTuple_GET_SIZE(slots);
+            who = PyTuple_New(nw);
+            if (!who) goto fail;
+            for (Py_ssize_t k = 0; k < nw; k++) {
+                long x = PyLong_AsLong(PyTuple_GET_ITEM(slots, k));
+                PyObject *name = (x >= 0 && x < n) ? PyList_GET_ITEM(names, x) : unknown;
+                Py_INCREF(name);
+                PyTuple_SET_ITEM(who, k, name);
+            }
+            long b = PyLong_AsLong(PyList_GET_ITEM(beaten, slot));
+            items[5] = (b >= 0 && b < n) ? PyList_GET_ITEM(names, b) : Py_None;
+        }
+        if (!who) goto fail;
+        items[4] = who;
+        PyObject *t = result_type->tp_alloc(result_type, 7);
+        if (!t) {
+            Py_DECREF(who);
+            goto fail;
+        }
+        for (int k = 0; k < 7; k++) {
+            if (k != 4) Py_INCREF(items[k]);
+            PyTuple_SET_ITEM(t, k, items[k]);
+        }
+        PyList_SET_ITEM(out, e, t);
+    }
+    return Py_BuildValue("(NN)", out, ordered);
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(ordered);
+    return NULL;
+}
+
 /* --- the module --------------------------------------------------------------------- */
 
 static PyMethodDef module_methods[] = {
@@ -2286,6 +2388,8 @@ static PyMethodDef map_methods[] = {
     {"validate", (PyCFunction)map_validate, METH_VARARGS,
      "Check movement orders (codes) against the units: the compiled slot tables."},
     {"set_codes", (PyCFunction)map_set_codes, METH_O, "Location codes, for `parse`."},
+    {"results", (PyCFunction)map_results, METH_VARARGS,
+     "OrderResults of the legal entries of a movement phase, from `resolve`'s reasons."},
     {"parse", (PyCFunction)map_parse, METH_VARARGS,
      "The code of an order in canonical notation, or -1 for any other text."},
     {"set_rules", (PyCFunction)map_set_rules, METH_VARARGS,

@@ -34,7 +34,7 @@ from typing import Any
 from .convoys import ConvoyTables, tables_for
 from .legality import check_convoy, check_move, check_support_move
 from .map import DipMap
-from .native import ILLEGAL, REASONS, SUCCESS_REASONS, CoreMap, core_map, order_table
+from .native import ILLEGAL, REASONS, CoreMap, core_map, order_table
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from .position import Dislodged, Piece, Position
 from .results import OrderResult, Outcome, Reason
@@ -410,34 +410,27 @@ class MovementOrders:
             piece = pieces[slot]
             return names[piece[1]][piece[2]]
 
-        results: list[OrderResult] = []
-        append = results.append
+        unit_names = [names[u[1]][u[2]] for u in pieces]
+        results, ordered = core.results(
+            self.entries, self.clashes, reasons, whos, beaten, unit_names, _RESULT_CONSTS
+        )
         n = len(pieces)
-        ordered = [False] * n
-        clashes = self.clashes
         powers = dip.powers
-        for power_name, order, slot, why in self.entries:
-            if why is None and (not clashes or slot not in clashes):
-                ordered[slot] = True
-                reason = REASONS[reasons[slot]]
-                if reason in SUCCESS_REASONS:
-                    append(_new_result((power_name, order, _SUCCEEDS, reason, (), None, False)))
+        append = results.append
+        if None in results:  # illegal orders and clashes: made here, as the Python engine does
+            for k, (power_name, order, slot, why) in enumerate(self.entries):
+                if results[k] is not None:
                     continue
-                b = beaten[slot]
-                who = tuple(map(name, whos[slot]))
+                b = beaten[slot] if slot >= 0 else -1
                 hit = None if b < 0 else name(b)
-                append(_new_result((power_name, order, _FAILS, reason, who, hit, False)))
-                continue
-            b = beaten[slot] if slot >= 0 else -1
-            hit = None if b < 0 else name(b)
-            reason = why if why is not None else Reason.DUPLICATE
-            if reason is Reason.FOREIGN_UNIT:
-                detail: tuple[str, ...] = (powers[pieces[slot].power],)
-            else:
-                if slot >= 0:
-                    ordered[slot] = True
-                detail = _illegal_detail(order, reason)
-            append(OrderResult(power_name, order, Outcome.ILLEGAL, reason, detail, hit))
+                reason = why if why is not None else Reason.DUPLICATE
+                if reason is Reason.FOREIGN_UNIT:
+                    detail: tuple[str, ...] = (powers[pieces[slot].power],)
+                else:
+                    if slot >= 0:
+                        ordered[slot] = True
+                    detail = _illegal_detail(order, reason)
+                results[k] = OrderResult(power_name, order, Outcome.ILLEGAL, reason, detail, hit)
         holds = _holds(dip)
         for i in range(n):
             if not ordered[i]:
@@ -848,7 +841,7 @@ _SUCCESS: dict[int, tuple[Outcome, Reason, tuple[str, ...], None, bool]] = {
     SUPPORT: (Outcome.SUCCEEDS, Reason.SUPPORTED, (), None, False),
     CONVOY: (Outcome.SUCCEEDS, Reason.CONVOYED, (), None, False),
 }
-_SUCCEEDS, _FAILS = Outcome.SUCCEEDS, Outcome.FAILS
+_RESULT_CONSTS = (OrderResult, Outcome.SUCCEEDS, Outcome.FAILS, REASONS, "?")
 _DEFAULT_HELD = (Outcome.SUCCEEDS, Reason.HELD, (), None, True)
 _UNMATCHED = (Outcome.FAILS, Reason.UNMATCHED)
 

@@ -70,6 +70,8 @@ class CoreMap(Protocol):
 
     def parse(self, text: str, retreat: bool) -> int: ...
 
+    def results(self, *tables: Any) -> tuple[list[Any], list[bool]]: ...
+
 
 class EngineError(ValueError):
     """An unknown engine name, or the native engine asked for but not built."""
