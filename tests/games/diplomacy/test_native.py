@@ -94,24 +94,17 @@ def test_random_games_agree() -> None:
     assert courses["native"] == courses["python"]
 
 
-def test_the_comparison_sees_a_difference() -> None:
+def test_the_comparison_sees_a_difference(monkeypatch: pytest.MonkeyPatch) -> None:
     """The differential harness is not blind: a changed reason table is caught."""
+    import parley.games.diplomacy.adjudicator as adjudicator
+
     dip = standard_map()
     rng = random.Random(3)
-    saved = native.REASONS
-    try:
-        native_module: Any = native
-        swapped = list(saved)
-        swapped[4], swapped[7] = swapped[7], swapped[4]  # BOUNCED <-> CUT
-        native_module.REASONS = tuple(swapped)
-        import parley.games.diplomacy.adjudicator as adjudicator
-
-        adjudicator_module: Any = adjudicator
-        adjudicator_module.REASONS = native_module.REASONS
-        found = [compare(p, random_orders(p, rng)) for p in _positions(dip, rng, 60)]
-    finally:
-        native_module.REASONS = saved
-        adjudicator_module.REASONS = saved
+    swapped = list(native.REASONS)
+    swapped[4], swapped[7] = swapped[7], swapped[4]  # BOUNCED <-> CUT
+    consts = adjudicator._RESULT_CONSTS
+    monkeypatch.setattr(adjudicator, "_RESULT_CONSTS", (*consts[:3], tuple(swapped), consts[4]))
+    found = [compare(p, random_orders(p, rng)) for p in _positions(dip, rng, 60)]
     assert any(found)
 
 
