@@ -65,6 +65,10 @@ typedef struct {
     int16_t by_code[26 * 26 * 26]; /* three-letter province code -> location, or -1 */
     char coast_of[MAXL][3];        /* "NC" for STP/NC; "" for a province */
     int has_codes;
+    uint64_t serial; /* a number no other map of this process has: keys the route cache */
+    long long *okey; /* order values by code, found through `table` and kept here (see */
+    PyObject **oval; /* order_value) so that legal lists are built without Python calls */
+    int ocount;
 } MapObject;
 
 static PyTypeObject MapType;
@@ -215,6 +219,8 @@ static int map_init(MapObject *self, PyObject *args, PyObject *kwds) {
     int buf[MAXL];
     Py_ssize_t L = read_ints(loc_province, buf, MAXL - 1, "loc_province");
     if (L < 0) return -1;
+    static uint64_t maps_made = 0;
+    self->serial = ++maps_made;
     self->P = P;
     self->L = (int)L;
     self->powers = powers;
@@ -311,7 +317,7 @@ typedef struct {
     mask_t path, barred, touched;
 } Frame;
 
-static void minimal_routes(const MapObject *m, mask_t fleets, int src, Routes *out) {
+static void search_routes(const MapObject *m, mask_t fleets, int src, Routes *out) {
     out->n = 0;
     mask_t start = m->seas_near[src] & fleets;
     if (!start) return;
@@ -357,13 +363,45 @@ static void minimal_routes(const MapObject *m, mask_t fleets, int src, Routes *o
     }
 }
 
+/* Searches are memoised, as convoys.py does: positions repeat, and validation and the
+ * legal lists ask about the same arrangement of fleets many times. A direct-mapped table;
+ * an entry is good until another search lands in its slot. */
+#define ROUTE_SLOTS 1024
+static struct {
+    uint64_t map;
+    mask_t fleets;
+    int src;
+    Routes routes;
+} route_cache[ROUTE_SLOTS];
+
+static const Routes *routes_of(const MapObject *m, mask_t fleets, int src) {
+    uint64_t lo = (uint64_t)fleets, hi = (uint64_t)(fleets >> 64);
+    uint64_t h = (lo * 0x9E3779B97F4A7C15ULL) ^ (hi * 0xC2B2AE3D27D4EB4FULL) ^
+                 ((uint64_t)src * 0x165667B19E3779F9ULL);
+    int slot = (int)((h >> 40) % ROUTE_SLOTS);
+    if (route_cache[slot].map != m->serial || route_cache[slot].fleets != fleets ||
+        route_cache[slot].src != src) {
+        search_routes(m, fleets, src, &route_cache[slot].routes);
+        route_cache[slot].map = m->serial;
+        route_cache[slot].fleets = fleets;
+        route_cache[slot].src = src;
+    }
+    return &route_cache[slot].routes;
+}
+
+static void minimal_routes(const MapObject *m, mask_t fleets, int src, Routes *out) {
+    const Routes *r = routes_of(m, fleets, src);
+    out->n = r->n;
+    memcpy(out->dst, r->dst, (size_t)r->n);
+    memcpy(out->seas, r->seas, sizeof(mask_t) * (size_t)r->n);
+}
+
 static mask_t route_seas(const MapObject *m, mask_t fleets, int src, int dst, int *found) {
-    Routes r;
-    minimal_routes(m, fleets, src, &r);
-    for (int k = 0; k < r.n; k++)
-        if (r.dst[k] == dst) {
+    const Routes *r = routes_of(m, fleets, src);
+    for (int k = 0; k < r->n; k++)
+        if (r->dst[k] == dst) {
             *found = 1;
-            return r.seas[k];
+            return r->seas[k];
         }
     *found = 0;
     return 0;
@@ -576,6 +614,103 @@ static PyObject *map_movement_orders(MapObject *self, PyObject *args) {
 done:
     lists_free(lists, &b);
     PyMem_Free(lists);
+    return out;
+}
+
+
+/* --- order values by code ------------------------------------------------------------ */
+
+#define OSLOTS 16384 /* a power of two; orders of one map seen in play stay well below */
+
+/* The order value of `code`: from this map's table of values already handed out, else from
+ * the Python table (a dict whose __missing__ makes the value), then kept. New reference. */
+static PyObject *order_value(MapObject *m, PyObject *table, long long code) {
+    if (!m->okey) {
+        m->okey = PyMem_Calloc(OSLOTS, sizeof(long long));
+        m->oval = PyMem_Calloc(OSLOTS, sizeof(PyObject *));
+        if (!m->okey || !m->oval) {
+            PyMem_Free(m->okey);
+            PyMem_Free(m->oval);
+            m->okey = NULL;
+            m->oval = NULL;
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    uint64_t h = ((uint64_t)code * 0x9E3779B97F4A7C15ULL) >> 50;
+    for (int probe = 0; probe < OSLOTS; probe++) {
+        int slot = (int)((h + (uint64_t)probe) & (OSLOTS - 1));
+        if (!m->oval[slot]) break;
+        if (m->okey[slot] == code) {
+            Py_INCREF(m->oval[slot]);
+            return m->oval[slot];
+        }
+    }
+    PyObject *key = PyLong_FromLongLong(code);
+    if (!key) return NULL;
+    PyObject *value = PyObject_GetItem(table, key);
+    Py_DECREF(key);
+    if (!value) return NULL;
+    if (m->ocount < OSLOTS * 3 / 4) {
+        for (int probe = 0; probe < OSLOTS; probe++) {
+            int slot = (int)((h + (uint64_t)probe) & (OSLOTS - 1));
+            if (!m->oval[slot]) {
+                m->okey[slot] = code;
+                Py_INCREF(value);
+                m->oval[slot] = value;
+                m->ocount++;
+                break;
+            }
+        }
+    }
+    return value;
+}
+
+static void map_dealloc(MapObject *m) {
+    if (m->oval) {
+        for (int k = 0; k < OSLOTS; k++) Py_XDECREF(m->oval[k]);
+        PyMem_Free(m->oval);
+        PyMem_Free(m->okey);
+    }
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
+/* movement_values(provs, powers, fleets, locs, who, table) -> lists of order values, as
+ * movement_orders gives codes. */
+static PyObject *map_movement_values(MapObject *self, PyObject *args) {
+    PyObject *provs, *powers, *fleets, *locs, *table;
+    int who;
+    if (!PyArg_ParseTuple(args, "OOOOiO", &provs, &powers, &fleets, &locs, &who, &table))
+        return NULL;
+    Board b;
+    if (read_units(self, provs, powers, fleets, locs, &b)) return NULL;
+    static Lists lists;
+    PyObject *out = NULL;
+    if (movement_lists(self, &b, who, &lists)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = PyList_New(b.n_order);
+    if (!out) goto done;
+    for (int k = 0; k < b.n_order; k++) {
+        Vec *v = &lists.per[b.order[k]];
+        PyObject *l = PyList_New(v->n);
+        if (!l) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, k, l);
+        for (int j = 0; j < v->n; j++) {
+            PyObject *o = order_value(self, table, v->v[j]);
+            if (!o) {
+                Py_CLEAR(out);
+                goto done;
+            }
+            PyList_SET_ITEM(l, j, o);
+        }
+    }
+done:
+    lists_free(&lists, &b);
     return out;
 }
 
@@ -2383,6 +2518,8 @@ static PyMethodDef module_methods[] = {
 static PyMethodDef map_methods[] = {
     {"movement_orders", (PyCFunction)map_movement_orders, METH_VARARGS,
      "Legal movement orders (codes) of each unit, in the order of the provinces given."},
+    {"movement_values", (PyCFunction)map_movement_values, METH_VARARGS,
+     "Legal movement orders as order values, made through the table given."},
     {"routes", (PyCFunction)map_routes, METH_VARARGS,
      "Convoy destinations from a province through the fleets given, with their seas."},
     {"validate", (PyCFunction)map_validate, METH_VARARGS,
@@ -2404,6 +2541,7 @@ static PyTypeObject MapType = {
     .tp_basicsize = sizeof(MapObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A map compiled to the native core's tables.",
+    .tp_dealloc = (destructor)map_dealloc,
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)map_init,
     .tp_methods = map_methods,

@@ -187,14 +187,13 @@ def _native_movement_orders(
     provs = list(units)
     pieces = list(units.values())
     owners = [u[0] for u in pieces]
-    lists = core.movement_orders(
-        provs, owners, [u[1] for u in pieces], [u[2] for u in pieces], power
+    lists = core.movement_values(
+        provs, owners, [u[1] for u in pieces], [u[2] for u in pieces], power, order_table(pos.map)
     )
-    table = order_table(pos.map).__getitem__
+    if power < 0:
+        return dict(zip(provs, lists, strict=True))
     return {
-        p: list(map(table, codes))
-        for p, owner, codes in zip(provs, owners, lists, strict=True)
-        if power < 0 or owner == power
+        p: orders for p, owner, orders in zip(provs, owners, lists, strict=True) if owner == power
     }
 
 

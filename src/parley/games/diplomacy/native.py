@@ -60,6 +60,16 @@ class CoreMap(Protocol):
         self, provs: list[int], powers: list[int], fleets: list[bool], locs: list[int], who: int
     ) -> list[list[int]]: ...
 
+    def movement_values(
+        self,
+        provs: list[int],
+        powers: list[int],
+        fleets: list[bool],
+        locs: list[int],
+        who: int,
+        table: OrderTable,
+    ) -> list[list[Order]]: ...
+
     def routes(self, fleets: int, src: int) -> list[tuple[int, int]]: ...
 
     def resolve(self, *tables: list[Any]) -> tuple[Any, ...]: ...
