@@ -6,8 +6,10 @@ PARLEY_NATIVE=0, the build skips the extension and Parley runs on its pure-Pytho
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from setuptools import Extension, setup
@@ -35,15 +37,22 @@ class OptionalBuildExt(build_ext):
         print(f"{NOTE} ({type(error).__name__}: {error})", file=sys.stderr)
 
 
+SOURCE = Path(__file__).resolve().parent / "src/parley/games/diplomacy/_core.c"
+
+
 def _extensions() -> list[Extension]:
     if os.environ.get("PARLEY_NATIVE", "1") == "0":
         return []
-    flags = [] if os.name == "nt" else ["-O2", "-std=c11"]
+    flags = [] if os.name == "nt" else ["-O2", "-std=gnu11"]
+    # The module remembers which source it was built from, so that an edited _core.c
+    # without a rebuild is noticed (native.py then runs the Python engine and says so).
+    digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()
     return [
         Extension(
             "parley.games.diplomacy._core",
             ["src/parley/games/diplomacy/_core.c"],
             extra_compile_args=flags,
+            define_macros=[("PARLEY_CORE_SOURCE", f'"{digest}"')],
             optional=True,
         )
     ]

@@ -2561,6 +2561,13 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(mod);
         return NULL;
     }
+#ifndef PARLEY_CORE_SOURCE
+#define PARLEY_CORE_SOURCE ""
+#endif
+    if (PyModule_AddStringConstant(mod, "SOURCE", PARLEY_CORE_SOURCE) < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
     Py_INCREF(&GameType);
     if (PyModule_AddObject(mod, "Game", (PyObject *)&GameType) < 0) {
         Py_DECREF(&GameType);

@@ -12,7 +12,10 @@ then two more locations in bits 14-21 (`a`) and 22-29 (`b`), and `VIA` in bit 30
 
 from __future__ import annotations
 
+import hashlib
 import os
+import sys
+from pathlib import Path
 from typing import Any, Protocol
 
 from .map import DipMap, ProvinceKind
@@ -97,6 +100,18 @@ def _load() -> Any:
         from . import _core  # type: ignore[attr-defined]
     except ImportError:
         return None
+    source = Path(__file__).resolve().parent / "_core.c"
+    if source.exists() and _core.SOURCE:
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+        if digest != _core.SOURCE:
+            # An edited _core.c whose module was not rebuilt would disagree with the code
+            # beside it; the Python engine is right by definition.
+            print(
+                "parley: the native Diplomacy core is older than _core.c "
+                "(run `pip install -e .`); using the pure-Python engine",
+                file=sys.stderr,
+            )
+            return None
     _core.configure(Piece, Dislodged)
     return _core
 
