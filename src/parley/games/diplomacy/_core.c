@@ -69,6 +69,9 @@ typedef struct {
     long long *okey; /* order values by code, found through `table` and kept here (see */
     PyObject **oval; /* order_value) so that legal lists are built without Python calls */
     int ocount;
+    PyObject **rkey; /* and the way back: codes of order values by identity, each value */
+    long long *rval; /* held here so that its identity cannot pass to another object */
+    int rcount;
 } MapObject;
 
 static PyTypeObject MapType;
@@ -667,6 +670,11 @@ static PyObject *order_value(MapObject *m, PyObject *table, long long code) {
 }
 
 static void map_dealloc(MapObject *m) {
+    if (m->rkey) {
+        for (int k = 0; k < OSLOTS; k++) Py_XDECREF(m->rkey[k]);
+        PyMem_Free(m->rkey);
+        PyMem_Free(m->rval);
+    }
     if (m->oval) {
         for (int k = 0; k < OSLOTS; k++) Py_XDECREF(m->oval[k]);
         PyMem_Free(m->oval);
@@ -944,13 +952,56 @@ static void validate_slots(const MapObject *m, int n, const int *prov, const int
 
 #define MAXE 1024 /* orders in one call */
 
-/* validate(provs, powers, fleets, locs, entry_powers, entry_codes) ->
- *   (kinds, dsts, dlocs, tgts, vias, entry_slots, entry_whys, clashes)
- * entry_whys[k] is -1 for an order taken (or repeated), else an index into native.ILLEGAL. */
-static PyObject *map_validate(MapObject *self, PyObject *args) {
-    PyObject *provs_o, *powers_o, *fleets_o, *locs_o, *epow_o, *ecode_o;
-    if (!PyArg_ParseTuple(args, "OOOOOO", &provs_o, &powers_o, &fleets_o, &locs_o, &epow_o,
-                          &ecode_o))
+/* The code of an order value: by identity from this map's table, else `table.code(order)`
+ * (then kept). Returns -1 with an exception set on failure. */
+static long long order_code(MapObject *m, PyObject *table, PyObject *order) {
+    if (!m->rkey) {
+        m->rkey = PyMem_Calloc(OSLOTS, sizeof(PyObject *));
+        m->rval = PyMem_Calloc(OSLOTS, sizeof(long long));
+        if (!m->rkey || !m->rval) {
+            PyMem_Free(m->rkey);
+            PyMem_Free(m->rval);
+            m->rkey = NULL;
+            m->rval = NULL;
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    uint64_t h = ((uint64_t)(uintptr_t)order * 0x9E3779B97F4A7C15ULL) >> 50;
+    for (int probe = 0; probe < OSLOTS; probe++) {
+        int slot = (int)((h + (uint64_t)probe) & (OSLOTS - 1));
+        if (!m->rkey[slot]) break;
+        if (m->rkey[slot] == order) return m->rval[slot];
+    }
+    PyObject *found = PyObject_CallMethod(table, "code", "O", order);
+    if (!found) return -1;
+    long long code = PyLong_AsLongLong(found);
+    Py_DECREF(found);
+    if (code == -1 && PyErr_Occurred()) return -1;
+    if (m->rcount < OSLOTS / 2) {
+        for (int probe = 0; probe < OSLOTS; probe++) {
+            int slot = (int)((h + (uint64_t)probe) & (OSLOTS - 1));
+            if (!m->rkey[slot]) {
+                Py_INCREF(order);
+                m->rkey[slot] = order;
+                m->rval[slot] = code;
+                m->rcount++;
+                break;
+            }
+        }
+    }
+    return code;
+}
+
+/* validate_values(provs, powers, fleets, locs, entry_powers, orders, names, table, illegal)
+ *   -> (kinds, dsts, dlocs, tgts, vias, entries, clashes)
+ * As `validate`, from order values; entries are (power name, order, slot, Reason or None)
+ * and clashes a set of slots. */
+static PyObject *map_validate_values(MapObject *self, PyObject *args) {
+    PyObject *provs_o, *powers_o, *fleets_o, *locs_o, *epow_o, *orders, *names, *table, *illegal;
+    if (!PyArg_ParseTuple(args, "OOOOOO!O!OO!", &provs_o, &powers_o, &fleets_o, &locs_o, &epow_o,
+                          &PyList_Type, &orders, &PyList_Type, &names, &table, &PyTuple_Type,
+                          &illegal))
         return NULL;
     int prov[MAXP], power[MAXP], fleet[MAXP], loc[MAXP];
     Py_ssize_t n = read_ints(provs_o, prov, MAXP, "provinces");
@@ -965,29 +1016,52 @@ static PyObject *map_validate(MapObject *self, PyObject *args) {
     static int epow[MAXE], eslot[MAXE], ewhy[MAXE];
     Py_ssize_t ne = read_ints(epow_o, epow, MAXE, "entry powers");
     if (ne < 0) return NULL;
-    PyObject *fast = PySequence_Fast(ecode_o, "entry codes");
-    if (!fast) return NULL;
-    if (PySequence_Fast_GET_SIZE(fast) != ne) {
-        Py_DECREF(fast);
+    if (PyList_GET_SIZE(orders) != ne || PyList_GET_SIZE(names) != ne) {
         PyErr_SetString(PyExc_ValueError, "entry tables differ");
         return NULL;
     }
-    for (Py_ssize_t e = 0; e < ne; e++) codes[e] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, e));
-    Py_DECREF(fast);
-    if (PyErr_Occurred()) return NULL;
+    for (Py_ssize_t e = 0; e < ne; e++) {
+        codes[e] = order_code(self, table, PyList_GET_ITEM(orders, e));
+        if (codes[e] == -1 && PyErr_Occurred()) return NULL;
+    }
     int kind[MAXP], dst[MAXP], dloc[MAXP], tgt[MAXP], via[MAXP], clash[MAXP];
     validate_slots(self, (int)n, prov, power, fleet, loc, (int)ne, codes, epow, kind, dst, dloc,
                    tgt, via, eslot, ewhy, clash);
-    int clashes[MAXP], nclash = 0;
-    for (int i = 0; i < n; i++)
-        if (clash[i]) clashes[nclash++] = i;
-    PyObject *vias = PyList_New(n);
-    if (!vias) return NULL;
-    for (int i = 0; i < n; i++) PyList_SET_ITEM(vias, i, PyBool_FromLong(via[i]));
-    return Py_BuildValue("(NNNNNNNN)", ints_to_list(kind, n), ints_to_list(dst, n),
-                         ints_to_list(dloc, n), ints_to_list(tgt, n), vias,
-                         ints_to_list(eslot, ne), ints_to_list(ewhy, ne),
-                         ints_to_list(clashes, nclash));
+    PyObject *entries = PyList_New(ne), *clashes = PySet_New(NULL), *vias = PyList_New(n);
+    if (!entries || !clashes || !vias) goto fail;
+    for (Py_ssize_t e = 0; e < ne; e++) {
+        PyObject *why = ewhy[e] < 0 ? Py_None : PyTuple_GetItem(illegal, ewhy[e]);
+        if (!why) goto fail;
+        PyObject *t = PyTuple_New(4);
+        if (!t) goto fail;
+        PyObject *name = PyList_GET_ITEM(names, e), *order = PyList_GET_ITEM(orders, e);
+        Py_INCREF(name);
+        Py_INCREF(order);
+        Py_INCREF(why);
+        PyTuple_SET_ITEM(t, 0, name);
+        PyTuple_SET_ITEM(t, 1, order);
+        PyTuple_SET_ITEM(t, 2, PyLong_FromLong(eslot[e]));
+        PyTuple_SET_ITEM(t, 3, why);
+        PyList_SET_ITEM(entries, e, t);
+    }
+    for (int i = 0; i < n; i++) {
+        PyList_SET_ITEM(vias, i, PyBool_FromLong(via[i]));
+        if (clash[i]) {
+            PyObject *x = PyLong_FromLong(i);
+            if (!x || PySet_Add(clashes, x)) {
+                Py_XDECREF(x);
+                goto fail;
+            }
+            Py_DECREF(x);
+        }
+    }
+    return Py_BuildValue("(NNNNNNN)", ints_to_list(kind, n), ints_to_list(dst, n),
+                         ints_to_list(dloc, n), ints_to_list(tgt, n), vias, entries, clashes);
+fail:
+    Py_XDECREF(entries);
+    Py_XDECREF(clashes);
+    Py_XDECREF(vias);
+    return NULL;
 }
 
 /* --- movement resolution (adjudicator.py) -------------------------------------------- */
@@ -2522,8 +2596,8 @@ static PyMethodDef map_methods[] = {
      "Legal movement orders as order values, made through the table given."},
     {"routes", (PyCFunction)map_routes, METH_VARARGS,
      "Convoy destinations from a province through the fleets given, with their seas."},
-    {"validate", (PyCFunction)map_validate, METH_VARARGS,
-     "Check movement orders (codes) against the units: the compiled slot tables."},
+    {"validate_values", (PyCFunction)map_validate_values, METH_VARARGS,
+     "Check movement orders (values) against the units: slot tables and entries."},
     {"set_codes", (PyCFunction)map_set_codes, METH_O, "Location codes, for `parse`."},
     {"results", (PyCFunction)map_results, METH_VARARGS,
      "OrderResults of the legal entries of a movement phase, from `resolve`'s reasons."},

@@ -273,32 +273,29 @@ class MovementOrders:
         provs = list(units)
         pieces = list(units.values())
         power = [u[0] for u in pieces]
-        table = order_table(dip)
-        code = table.code
         names: list[str] = []
         given: list[Order] = []
         entry_powers: list[int] = []
-        codes: list[int] = []
         power_index = dip.power_index
         for power_name, orders in self.orders.items():
             p_index = power_index.get(power_name)
             if p_index is None:
                 p_index = power_index.get(power_name.upper(), -1)
             name = dip.powers[p_index] if p_index >= 0 else power_name
-            for order in orders:
-                names.append(name)
-                given.append(order)
-                entry_powers.append(p_index)
-                codes.append(code(order))
-        kind, dst, dloc, tgt, via, slots, whys, clashes = core.validate(
-            provs, power, [u[1] for u in pieces], [u[2] for u in pieces], entry_powers, codes
+            given.extend(orders)
+            names.extend([name] * len(orders))
+            entry_powers.extend([p_index] * len(orders))
+        kind, dst, dloc, tgt, via, self.entries, self.clashes = core.validate_values(
+            provs,
+            power,
+            [u[1] for u in pieces],
+            [u[2] for u in pieces],
+            entry_powers,
+            given,
+            names,
+            order_table(dip),
+            ILLEGAL,
         )
-        illegal = ILLEGAL
-        self.entries = [
-            (name, order, slot, None if why < 0 else illegal[why])
-            for name, order, slot, why in zip(names, given, slots, whys, strict=True)
-        ]
-        self.clashes = set(clashes)
         slot_of = [-1] * dip.province_count
         for i, p in enumerate(provs):
             slot_of[p] = i
