@@ -195,3 +195,31 @@ def test_a_finished_game_refuses_more_orders() -> None:
     assert game.winner == -1
     with pytest.raises(ValueError, match="over"):
         game.step([])
+
+
+def test_native_game_survives_any_codes() -> None:
+    """Arbitrary ints as orders are ignored as illegal orders; the game goes on."""
+    dip = standard_map()
+    rng = random.Random(5)
+    game = batch.new_game(Position.initial(dip), GameOptions(year_limit=1905))
+    while not game.ended:
+        junk = [rng.getrandbits(rng.choice([8, 31, 40, 62])) for _ in range(40)]
+        junk += [-rng.getrandbits(20) for _ in range(5)]
+        game.step(junk)
+        pos = batch.position_of(game, dip)
+        assert all(piece.power in range(7) for piece in pos.units.values())
+    with pytest.raises(OverflowError):
+        batch.new_game(Position.initial(dip)).step([1 << 70])
+
+
+def test_native_tables_refuse_bad_input() -> None:
+    dip = standard_map()
+    core: Any = native.core_map(dip)
+    with pytest.raises(ValueError, match="doubled"):
+        core.movement_values([0, 0], [0, 0], [False, False], [0, 0], -1, native.order_table(dip))
+    with pytest.raises(ValueError, match="out of range"):
+        core.resolve([0], [0], [False], [0], [1], [999], [0], [-1], [False])
+    pos = Position.initial(dip)
+    pos.owner[0] = 42
+    with pytest.raises(ValueError, match="no power 42"):
+        batch.new_game(pos)

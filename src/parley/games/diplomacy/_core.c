@@ -227,7 +227,10 @@ static int map_init(MapObject *self, PyObject *args, PyObject *kwds) {
     self->P = P;
     self->L = (int)L;
     self->powers = powers;
-    for (int i = 0; i < L; i++) self->loc_province[i] = (uint8_t)buf[i];
+    for (int i = 0; i < L; i++) {
+        if (buf[i] < 0 || buf[i] >= P) goto bad;
+        self->loc_province[i] = (uint8_t)buf[i];
+    }
     if (read_ints(loc_is_coast, buf, MAXL, "loc_is_coast") != L) goto bad;
     for (int i = 0; i < L; i++) self->loc_is_coast[i] = (uint8_t)buf[i];
     if (read_ints(army_stand, buf, MAXL, "army_stand") != L) goto bad;
@@ -242,6 +245,7 @@ static int map_init(MapObject *self, PyObject *args, PyObject *kwds) {
     memset(self->nhomes, 0, sizeof self->nhomes);
     self->sea_mask = self->coast_mask = self->centre_mask = 0;
     for (int i = 0; i < P; i++) {
+        if (buf[i] < -1 || buf[i] >= powers) goto bad;
         self->home[i] = (int8_t)buf[i];
         if (buf[i] >= 0) self->homes[buf[i]][self->nhomes[buf[i]]++] = (uint8_t)i;
         if (cen[i]) self->centre_mask |= BIT(i);
@@ -258,7 +262,10 @@ static int map_init(MapObject *self, PyObject *args, PyObject *kwds) {
         Py_DECREF(item);
         if (n < 0) return -1;
         self->ncoasts[i] = (uint8_t)n;
-        for (int k = 0; k < n; k++) self->coasts[i][k] = (uint8_t)buf[k];
+        for (int k = 0; k < n; k++) {
+            if (buf[k] < 0 || buf[k] >= L) goto bad;
+            self->coasts[i][k] = (uint8_t)buf[k];
+        }
         item = PySequence_GetItem(army_adj, i);
         if (!item) return -1;
         n = read_ints(item, buf, MAXADJ, "army_adj");
@@ -267,6 +274,7 @@ static int map_init(MapObject *self, PyObject *args, PyObject *kwds) {
         self->army_n[i] = (uint8_t)n;
         self->army_mask[i] = 0;
         for (int k = 0; k < n; k++) {
+            if (buf[k] < 0 || buf[k] >= P) goto bad; /* armies move between provinces */
             self->army_adj[i][k] = (uint8_t)buf[k];
             self->army_mask[i] |= BIT(self->loc_province[buf[k]]);
         }
@@ -280,6 +288,7 @@ static int map_init(MapObject *self, PyObject *args, PyObject *kwds) {
         self->fleet_n[i] = (uint8_t)n;
         self->fleet_mask[i] = 0;
         for (int k = 0; k < n; k++) {
+            if (buf[k] < 0 || buf[k] >= L) goto bad;
             self->fleet_adj[i][k] = (uint8_t)buf[k];
             self->fleet_mask[i] |= BIT(self->loc_province[buf[k]]);
         }
@@ -576,8 +585,10 @@ static int read_units(const MapObject *m, PyObject *provs, PyObject *powers, PyO
     memset(b->power, -1, sizeof b->power);
     b->n_order = (int)n;
     for (int i = 0; i < n; i++) {
-        if (pv[i] < 0 || pv[i] >= m->P || lc[i] < 0 || lc[i] >= m->L) {
-            PyErr_SetString(PyExc_ValueError, "unit outside the map");
+        if (pv[i] < 0 || pv[i] >= m->P || lc[i] < 0 || lc[i] >= m->L || pw[i] < 0 ||
+            pw[i] >= m->powers || b->power[pv[i]] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "unit outside the map, of no power, or doubled");
+            b->n_order = 0;
             return -1;
         }
         b->order[i] = (uint8_t)pv[i];
@@ -1012,6 +1023,15 @@ static PyObject *map_validate_values(MapObject *self, PyObject *args) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unit tables differ");
         return NULL;
     }
+    uint8_t seen[MAXP] = {0};
+    for (int i = 0; i < n; i++) {
+        if (prov[i] < 0 || prov[i] >= self->P || loc[i] < 0 || loc[i] >= self->L ||
+            seen[prov[i]]) {
+            PyErr_SetString(PyExc_ValueError, "unit outside the map, or doubled");
+            return NULL;
+        }
+        seen[prov[i]] = 1;
+    }
     static long long codes[MAXE];
     static int epow[MAXE], eslot[MAXE], ewhy[MAXE];
     Py_ssize_t ne = read_ints(epow_o, epow, MAXE, "entry powers");
@@ -1440,8 +1460,26 @@ static PyObject *map_resolve(MapObject *self, PyObject *args) {
         }
     }
     s->n = (int)n;
+    for (int i = 0; i < n; i++) {
+        int bad = s->prov[i] < 0 || s->prov[i] >= self->P || locs[i] < 0 || locs[i] >= self->L ||
+                  s->kind[i] < M_HOLD || s->kind[i] > M_CONVOY || s->tgt[i] < -1 ||
+                  s->tgt[i] >= n || s->dst[i] < -1 || s->dst[i] >= self->P ||
+                  s->dloc[i] < -2 || s->dloc[i] >= self->L ||
+                  (s->kind[i] != M_HOLD && s->dst[i] < 0) ||
+                  ((s->kind[i] == M_SUPPORT || s->kind[i] == M_CONVOY) && s->tgt[i] < 0);
+        if (bad) {
+            PyErr_Format(PyExc_ValueError, "slot %d: tables out of range", i);
+            goto done;
+        }
+    }
     for (int p = 0; p < self->P; p++) s->slot_of[p] = -1;
-    for (int i = 0; i < n; i++) s->slot_of[s->prov[i]] = i;
+    for (int i = 0; i < n; i++) {
+        if (s->slot_of[s->prov[i]] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "two slots in one province");
+            goto done;
+        }
+        s->slot_of[s->prov[i]] = i;
+    }
     solve(s);
     /* The next position. */
     int winner[MAXP];
@@ -2343,7 +2381,13 @@ static int game_init(GameObject *g, PyObject *args, PyObject *kwds) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "owner: one entry per province");
         return -1;
     }
-    for (int p = 0; p < m->P; p++) b->owner[p] = (int8_t)own[p];
+    for (int p = 0; p < m->P; p++) {
+        if (own[p] < -1 || own[p] >= m->powers) {
+            PyErr_Format(PyExc_ValueError, "owner of province %d: no power %d", p, own[p]);
+            return -1;
+        }
+        b->owner[p] = (int8_t)own[p];
+    }
     PyObject *fast = PySequence_Fast(units, "units");
     if (!fast) return -1;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
@@ -2367,6 +2411,11 @@ static int game_init(GameObject *g, PyObject *args, PyObject *kwds) {
             p < 0 || p >= m->P || l < 0 || l >= m->L || pw < 0 || pw >= m->powers) {
             Py_DECREF(fast);
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "dislodged unit outside the map");
+            return -1;
+        }
+        if (from < -1 || from >= m->P) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "dislodged unit in %d: attacker from %d", p, from);
             return -1;
         }
         b->d_power[p] = (int8_t)pw;
