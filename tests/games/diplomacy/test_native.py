@@ -214,7 +214,7 @@ def test_native_game_survives_any_codes() -> None:
 
 def test_native_tables_refuse_bad_input() -> None:
     dip = standard_map()
-    core: Any = native.core_map(dip)
+    core: Any = native.compile_map(dip)
     with pytest.raises(ValueError, match="doubled"):
         core.movement_values([0, 0], [0, 0], [False, False], [0, 0], -1, native.order_table(dip))
     with pytest.raises(ValueError, match="out of range"):
