@@ -2630,6 +2630,96 @@ fail:
     return NULL;
 }
 
+
+/* retreat_check(units, dislodged, contested, entry_powers, orders, table) -> list of
+ * (prov, destination location or -1 for a disband) or an index into native.ILLEGAL, one per
+ * order: retreats.py's legality check. units: provinces holding a unit; dislodged:
+ * (prov, power, fleet, loc, attacker_from). */
+static PyObject *map_retreat_check(MapObject *self, PyObject *args) {
+    PyObject *units_o, *dis_o, *contested_o, *epow_o, *orders, *table;
+    if (!PyArg_ParseTuple(args, "OOOOO!O", &units_o, &dis_o, &contested_o, &epow_o,
+                          &PyList_Type, &orders, &table))
+        return NULL;
+    const MapObject *m = self;
+    Board b;
+    memset(b.power, -1, sizeof b.power);
+    memset(b.d_power, -1, sizeof b.d_power);
+    int provs[MAXP];
+    Py_ssize_t nu = read_ints(units_o, provs, MAXP, "unit provinces");
+    if (nu < 0) return NULL;
+    b.n_order = 0;
+    for (int i = 0; i < nu; i++) {
+        if (provs[i] < 0 || provs[i] >= m->P) return PyErr_Format(PyExc_ValueError, "no province %d", provs[i]);
+        b.power[provs[i]] = 0;
+        b.order[b.n_order++] = (uint8_t)provs[i];
+    }
+    PyObject *fast = PySequence_Fast(dis_o, "dislodged");
+    if (!fast) return NULL;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        int p, pw, f, l, from;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iipii", &p, &pw, &f, &l, &from) ||
+            p < 0 || p >= m->P || l < 0 || l >= m->L || pw < 0 || pw >= m->powers || from < -1 ||
+            from >= m->P) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "dislodged unit outside the map");
+            return NULL;
+        }
+        b.d_power[p] = (int8_t)pw;
+        b.d_fleet[p] = (uint8_t)f;
+        b.d_loc[p] = (uint8_t)l;
+        b.d_from[p] = (int16_t)from;
+    }
+    Py_DECREF(fast);
+    if (long_to_mask(contested_o, &b.contested)) return NULL;
+    static int epow[MAXE];
+    Py_ssize_t ne = read_ints(epow_o, epow, MAXE, "entry powers");
+    if (ne < 0) return NULL;
+    if (PyList_GET_SIZE(orders) != ne) {
+        PyErr_SetString(PyExc_ValueError, "entry tables differ");
+        return NULL;
+    }
+    PyObject *out = PyList_New(ne);
+    if (!out) return NULL;
+    for (Py_ssize_t e = 0; e < ne; e++) {
+        long long code = order_code(self, table, PyList_GET_ITEM(orders, e));
+        if (code == -1 && PyErr_Occurred()) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        int k = (int)(code & 15), ol = (int)(code >> 6 & 255), a = (int)(code >> 14 & 255);
+        int why = -1, prov = -1, dst = -1;
+        if (k != O_RETREAT && k != O_DISBAND) {
+            why = I_WRONG_PHASE;
+        } else if (ol >= m->L) {
+            why = I_NO_UNIT;
+        } else {
+            prov = m->loc_province[ol];
+            if (b.d_power[prov] < 0) {
+                why = b.power[prov] >= 0 ? I_NOT_DISLODGED : I_NO_UNIT;
+            } else if (b.d_power[prov] != epow[e]) {
+                why = I_FOREIGN_UNIT;
+            } else if (k == O_RETREAT) {
+                if (b.d_fleet[prov]) {
+                    dst = fleet_destination(m, b.d_loc[prov], a, &why);
+                } else if (a >= m->L || !HAS(m->army_mask[prov], m->loc_province[a])) {
+                    why = I_UNREACHABLE;
+                } else {
+                    dst = m->loc_province[a];
+                }
+                if (why < 0 && !HAS(retreat_options(m, &b, prov), m->loc_province[dst]))
+                    why = I_RETREAT_BLOCKED;
+            }
+        }
+        PyObject *item = why >= 0 ? PyLong_FromLong(why) : Py_BuildValue("(ii)", prov, dst);
+        if (!item) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, e, item);
+    }
+    return out;
+}
+
 /* --- the module --------------------------------------------------------------------- */
 
 static PyMethodDef module_methods[] = {
@@ -2648,6 +2738,8 @@ static PyMethodDef map_methods[] = {
     {"validate_values", (PyCFunction)map_validate_values, METH_VARARGS,
      "Check movement orders (values) against the units: slot tables and entries."},
     {"set_codes", (PyCFunction)map_set_codes, METH_O, "Location codes, for `parse`."},
+    {"retreat_check", (PyCFunction)map_retreat_check, METH_VARARGS,
+     "The legality of retreat-phase orders (values): (province, destination) or a reason."},
     {"results", (PyCFunction)map_results, METH_VARARGS,
      "OrderResults of the legal entries of a movement phase, from `resolve`'s reasons."},
     {"parse", (PyCFunction)map_parse, METH_VARARGS,

@@ -158,6 +158,8 @@ def random_orders(pos: Position, rng: random.Random) -> dict[str, list[Order]]:
             order = _wild(dip, rng, codes, loc)
         elif roll < 0.18:
             power = rng.choice(powers)
+        elif roll < 0.21:  # an order for some other place, a unit there or not
+            order = _wild(dip, rng, codes, rng.choice(codes))
         out.setdefault(power, []).append(order)
         if rng.random() < 0.03:
             out[power].append(rng.choice(legal[loc]))  # a second order for the unit

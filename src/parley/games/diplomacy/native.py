@@ -85,6 +85,8 @@ class CoreMap(Protocol):
 
     def results(self, *tables: Any) -> tuple[list[Any], list[bool]]: ...
 
+    def retreat_check(self, *tables: Any) -> list[tuple[int, int] | int]: ...
+
 
 class EngineError(ValueError):
     """An unknown engine name, or the native engine asked for but not built."""
