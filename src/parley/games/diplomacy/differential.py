@@ -12,6 +12,7 @@ reason, names) and the next position must be equal, dict order included.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import sys
 import time
@@ -308,14 +309,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes, each with its own share and seed"
+    )
     args = parser.parse_args(argv)
     if not native.available():
         print("the native core is not built: nothing to compare", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    bad = run(args.count, args.seed)
+    workers = max(1, args.workers)
+    shares = [args.count // workers + (i < args.count % workers) for i in range(workers)]
+    seeds = [args.seed if workers == 1 else args.seed * 1000 + i for i in range(workers)]
+    if workers == 1:
+        bad = run(args.count, args.seed)
+    else:
+        with multiprocessing.Pool(workers) as pool:
+            bad = sum(pool.starmap(run, zip(shares, seeds, strict=True)))
     seconds = time.perf_counter() - start
-    print(f"{args.count} cases, seed {args.seed}: {bad} disagreed ({seconds:.0f} s)")
+    print(
+        f"{args.count} cases, seeds {', '.join(map(str, seeds))}: {bad} disagreed ({seconds:.0f} s)"
+    )
     return 1 if bad else 0
 
 
