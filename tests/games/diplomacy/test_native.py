@@ -223,3 +223,30 @@ def test_native_tables_refuse_bad_input() -> None:
     pos.owner[0] = 42
     with pytest.raises(ValueError, match="no power 42"):
         batch.new_game(pos)
+
+
+def test_threads_get_the_same_answers() -> None:
+    """Calls from several threads at once (the core keeps buffers between calls) agree
+    with the same calls made one by one."""
+    import threading
+
+    dip = standard_map()
+    rng = random.Random(13)
+    cases = [(p, random_orders(p, rng)) for p in _positions(dip, rng, 40)]
+
+    def answers() -> list[Any]:
+        return [(legal_orders(p), snapshot(process(p.copy(), o))) for p, o in cases]
+
+    with engine("native"):
+        expected = answers()
+        found: list[Any] = []
+
+        def work() -> None:
+            found.append(answers())
+
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert found == [expected] * 4

@@ -703,16 +703,18 @@ static PyObject *map_movement_values(MapObject *self, PyObject *args) {
         return NULL;
     Board b;
     if (read_units(self, provs, powers, fleets, locs, &b)) return NULL;
-    static Lists lists;
+    /* Made afresh: building the values may run Python code (and so other threads). */
+    Lists *lists = PyMem_Malloc(sizeof(Lists));
+    if (!lists) return PyErr_NoMemory();
     PyObject *out = NULL;
-    if (movement_lists(self, &b, who, &lists)) {
+    if (movement_lists(self, &b, who, lists)) {
         PyErr_NoMemory();
         goto done;
     }
     out = PyList_New(b.n_order);
     if (!out) goto done;
     for (int k = 0; k < b.n_order; k++) {
-        Vec *v = &lists.per[b.order[k]];
+        Vec *v = &lists->per[b.order[k]];
         PyObject *l = PyList_New(v->n);
         if (!l) {
             Py_CLEAR(out);
@@ -729,7 +731,8 @@ static PyObject *map_movement_values(MapObject *self, PyObject *args) {
         }
     }
 done:
-    lists_free(&lists, &b);
+    lists_free(lists, &b);
+    PyMem_Free(lists);
     return out;
 }
 
@@ -1032,8 +1035,9 @@ static PyObject *map_validate_values(MapObject *self, PyObject *args) {
         }
         seen[prov[i]] = 1;
     }
-    static long long codes[MAXE];
-    static int epow[MAXE], eslot[MAXE], ewhy[MAXE];
+    /* On the stack: finding codes may run Python code (and so other threads). */
+    long long codes[MAXE];
+    int epow[MAXE], eslot[MAXE], ewhy[MAXE];
     Py_ssize_t ne = read_ints(epow_o, epow, MAXE, "entry powers");
     if (ne < 0) return NULL;
     if (PyList_GET_SIZE(orders) != ne || PyList_GET_SIZE(names) != ne) {
@@ -1102,6 +1106,27 @@ typedef struct {
     int cycle[MAXP * 4], ncycle;
     int guess_based, hits;
 } Solver;
+
+/* The solver is large (two 128 x 128 tables), so one is kept for reuse. A call made while it
+ * is in use (another thread ran while this one was in Python code, say a finaliser during an
+ * allocation) gets a fresh one. */
+static Solver shared_solver;
+static int shared_solver_busy = 0;
+
+static Solver *solver_take(void) {
+    if (!shared_solver_busy) {
+        shared_solver_busy = 1;
+        return &shared_solver;
+    }
+    return PyMem_Malloc(sizeof(Solver));
+}
+
+static void solver_give(Solver *s) {
+    if (s == &shared_solver)
+        shared_solver_busy = 0;
+    else
+        PyMem_Free(s);
+}
 
 static int resolve(Solver *s, int i);
 static int adjudicate(Solver *s, int i);
@@ -1442,10 +1467,8 @@ static PyObject *map_resolve(MapObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOOOOO", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
                           &a[7], &a[8]))
         return NULL;
-    /* One solver, reused: the GIL is held throughout and nothing here calls back into
-     * Python code that could re-enter. */
-    static Solver solver;
-    Solver *s = &solver;
+    Solver *s = solver_take();
+    if (!s) return PyErr_NoMemory();
     PyObject *out = NULL;
     s->m = self;
     Py_ssize_t n = read_ints(a[0], s->prov, MAXP, "provinces");
@@ -1568,6 +1591,7 @@ fail:
     Py_XDECREF(reasons);
     Py_XDECREF(whos);
 done:
+    solver_give(s);
     return out;
 }
 
@@ -1887,12 +1911,12 @@ static int any_dislodged(const MapObject *m, const Board *b) {
     return 0;
 }
 
-static void movement_step(GameObject *g, int ne, const long long *codes) {
+static int movement_step(GameObject *g, int ne, const long long *codes) {
     const MapObject *m = g->map;
     Board *b = &g->b;
-    static Solver solver;
-    Solver *s = &solver;
-    static int epow[MAXE], eslot[MAXE], ewhy[MAXE];
+    Solver *s = solver_take();
+    if (!s) return -1;
+    int epow[MAXE], eslot[MAXE], ewhy[MAXE];
     int locs[MAXP], clash[MAXP];
     order_units(m, b);
     int n = b->n_order;
@@ -1956,6 +1980,7 @@ static void movement_step(GameObject *g, int ne, const long long *codes) {
             }
     }
     next.contested = contested;
+    solver_give(s);
     *b = next;
     order_units(m, b);
     if (any_dislodged(m, b)) {
@@ -1963,11 +1988,12 @@ static void movement_step(GameObject *g, int ne, const long long *codes) {
         int room = 0, where[MAXADJ];
         for (int p = 0; p < m->P && !room; p++)
             if (b->d_power[p] >= 0 && retreat_locations(m, b, p, where)) room = 1;
-        if (room) return;
+        if (room) return 0;
         clear_dislodged(m, b); /* nobody can retreat: all are disbanded */
     }
     b->contested = 0;
     after_season(g);
+    return 0;
 }
 
 static void retreat_step(GameObject *g, int ne, const long long *codes) {
@@ -2201,16 +2227,19 @@ static Py_ssize_t read_codes(PyObject *seq, long long *out, Py_ssize_t cap) {
 }
 
 static int game_step_codes(GameObject *g, PyObject *orders) {
-    static long long codes[MAXE];
+    long long codes[MAXE];
     if (g->ended) {
         PyErr_SetString(PyExc_ValueError, "the game is over");
         return -1;
     }
     Py_ssize_t n = read_codes(orders, codes, MAXE);
     if (n < 0) return -1;
-    if (g->kind == P_MOVEMENT)
-        movement_step(g, (int)n, codes);
-    else if (g->kind == P_RETREAT)
+    if (g->kind == P_MOVEMENT) {
+        if (movement_step(g, (int)n, codes)) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    } else if (g->kind == P_RETREAT)
         retreat_step(g, (int)n, codes);
     else
         adjustment_step(g, (int)n, codes);
@@ -2254,21 +2283,24 @@ static PyObject *game_legal(GameObject *g, PyObject *args) {
     Board *b = &g->b;
     if (g->ended) return PyList_New(0);
     if (g->kind == P_MOVEMENT) {
-        static Lists lists;
+        Lists *lists = PyMem_Malloc(sizeof(Lists));
+        if (!lists) return PyErr_NoMemory();
         order_units(m, b);
-        if (movement_lists(m, b, who, &lists)) {
-            lists_free(&lists, b);
+        if (movement_lists(m, b, who, lists)) {
+            lists_free(lists, b);
+            PyMem_Free(lists);
             return PyErr_NoMemory();
         }
         PyObject *out = PyList_New(0);
         for (int k = 0; out && k < b->n_order; k++) {
             int p = b->order[k];
             if (who >= 0 && b->power[p] != who) continue;
-            PyObject *l = codes_list(lists.per[p].v, lists.per[p].n);
+            PyObject *l = codes_list(lists->per[p].v, lists->per[p].n);
             if (!l || PyList_Append(out, l)) Py_CLEAR(out);
             Py_XDECREF(l);
         }
-        lists_free(&lists, b);
+        lists_free(lists, b);
+        PyMem_Free(lists);
         return out;
     }
     if (g->kind == P_RETREAT) {
@@ -2671,7 +2703,7 @@ static PyObject *map_retreat_check(MapObject *self, PyObject *args) {
     }
     Py_DECREF(fast);
     if (long_to_mask(contested_o, &b.contested)) return NULL;
-    static int epow[MAXE];
+    int epow[MAXE];
     Py_ssize_t ne = read_ints(epow_o, epow, MAXE, "entry powers");
     if (ne < 0) return NULL;
     if (PyList_GET_SIZE(orders) != ne) {
