@@ -302,6 +302,8 @@ def run(count: int, seed: int, report: Callable[[str], None] = print) -> int:
             bad += 1
             if bad <= 10:
                 report(f"case {number} (seed {seed}): {', '.join(problems)}")
+        if (number + 1) % 5000 == 0:
+            report(f"seed {seed}: {number + 1} of {count} cases checked, {bad} disagreed")
     return bad
 
 
