@@ -1,26 +1,44 @@
-"""Parley's Diplomacy engine side by side with the `diplomacy` package, on the same workload.
+"""Parley's Diplomacy engines side by side with the `diplomacy` package, on the same workload.
 
     .venv/bin/python benchmarks/diplomacy_bench.py            # full run (a few minutes)
     .venv/bin/python benchmarks/diplomacy_bench.py --quick    # a smaller run
 
-Two workloads, each run on both engines in one invocation:
+Parley runs three ways, all in this process, switched with `native.set_engine`:
+* `python`: the pure-Python engine (the reference) through the public API: order values
+  from `legal.movement_orders`, `phases.process`;
+* `native`: the very same API calls with the native core underneath;
+* `batch`: the batched API (`batch.new_game`): the position lives in the core, orders are
+  int codes, `Game.legal(power)` and `Game.step(codes)`; for search and self-play.
+
+Workloads, each run on every engine in one invocation:
 
 (a) complete games: every power orders every unit uniformly at random from the engine's
     own legal-order lists (adjustments: one random legal order per build or disband owed),
     from Spring 1901 until a solo victory or the end of `--year-limit`; phases per second,
-    legal-order generation, order submission and adjudication included.
+    legal-order generation, order submission and adjudication included. Every side works
+    from its own legal lists: order values (Parley python/native), codes (batch), order
+    strings (`diplomacy`).
 (b) dense positions with many supports and convoys. Positions come from random Parley
     games; order sets are drawn so that most supports and convoys match a move or hold
-    (coordinated random orders). The very same positions and order texts go to both
-    engines, best of `--repeat` passes. Two figures: validation and resolution together
-    (`diplomacy`: `Game.set_orders` then `Game.process`; Parley: `phases.process`), and
-    resolution alone on orders validated beforehand (`Game.process` against
-    `phases.process_validated`). Setting up the position is not timed on either side.
+    (coordinated random orders). The very same positions and order texts go to every
+    engine, best of `--repeat` passes. Three figures:
+    - from text: parsing, validation and resolution (`diplomacy`: `Game.set_orders` with
+      the strings, then `Game.process`; Parley: `parse_order` on each string, then
+      `phases.process`; the Python parser's cache is emptied before each pass);
+    - pre-parsed: Parley given order values, so validation and resolution only;
+    - resolution alone on orders validated beforehand (`Game.process` after `set_orders`,
+      against `phases.process_validated`).
+    Setting up the position is not timed on any side.
+(c) legal orders of one power in mid-game positions (movement phases of random games,
+    every power in turn): microseconds per call, `legal_orders(pos, power)` for Parley's
+    python and native engines, `Game.legal(power)` for batch. (The `diplomacy` package has
+    no per-power call, so it is not in this row.)
 
 Times are CPU time of the process (`time.process_time`), so that other work on a shared
 machine disturbs the comparison less than wall-clock time would; the engines take turns
 over `--rounds` rounds for the same reason. In (b) the garbage collector is paused while
-the adjudication calls are timed, on both sides, as `timeit` does.
+the adjudication calls are timed, on every side, as `timeit` does. The load average is
+printed with the figures.
 
 The `diplomacy` package (AGPL) is never a dependency of Parley: it is installed on demand
 into `.bench-venv/` and run there in a subprocess that receives the workload as JSON.
@@ -136,11 +154,15 @@ def _their_side() -> None:
 # --- the Parley side ------------------------------------------------------------------
 
 
-def _our_games(seeds: list[int], year_limit: int) -> dict[str, float]:
+def _our_games(seeds: list[int], year_limit: int, engine: str) -> dict[str, float]:
+    from parley.games.diplomacy import native
     from parley.games.diplomacy.map import standard_map
     from parley.games.diplomacy.phases import GameOptions, process
     from parley.games.diplomacy.position import Position
 
+    if engine == "batch":
+        return _batch_games(seeds, year_limit)
+    native.set_engine(engine)
     dip = standard_map()
     options = GameOptions(year_limit=year_limit)
     phases = 0
@@ -154,6 +176,38 @@ def _our_games(seeds: list[int], year_limit: int) -> dict[str, float]:
             if report.ending is not None:
                 break
             pos = report.position
+    seconds = time.process_time() - start
+    return {"phases": phases, "seconds": seconds}
+
+
+def _batch_games(seeds: list[int], year_limit: int) -> dict[str, float]:
+    from parley.games.diplomacy import batch
+    from parley.games.diplomacy.map import standard_map
+    from parley.games.diplomacy.phases import GameOptions
+    from parley.games.diplomacy.position import Position
+
+    dip = standard_map()
+    first = Position.initial(dip)
+    options = GameOptions(year_limit=year_limit)
+    powers = range(len(dip.powers))
+    phases = 0
+    start = time.process_time()
+    for seed in seeds:
+        choice = random.Random(seed).choice
+        game = batch.new_game(first, options)
+        while True:
+            if game.phase[2] == 2:  # adjustments: one random legal order per one owed
+                owed = game.owed()
+                codes = []
+                for p in powers:
+                    legal = game.legal(p)
+                    if legal:
+                        codes += [choice(legal[0]) for _ in range(abs(owed[p]))]
+            else:
+                codes = [choice(unit) for unit in game.legal()]
+            phases += 1
+            if game.step(codes):
+                break
     seconds = time.process_time() - start
     return {"phases": phases, "seconds": seconds}
 
@@ -262,18 +316,35 @@ def _backs(dip: Any, chosen: dict[int, Any], order: Any) -> bool:
     return isinstance(target, Move) and target.dst.split("/")[0] == order.dst.split("/")[0]
 
 
-def _our_adjudication(cases: list[Any], repeat: int) -> dict[str, float]:
-    """Best-of-`repeat` CPU time: resolving validated orders (as `Game.process` resolves
-    orders `Game.set_orders` validated), and, for reference, validation included."""
+def _our_adjudication(
+    cases: list[Any], texts: list[Any], repeat: int, engine: str
+) -> dict[str, float]:
+    """Best-of-`repeat` CPU time: from text, from order values, and resolving orders
+    validated beforehand (as `Game.process` resolves orders `Game.set_orders` validated)."""
+    from parley.games.diplomacy import native
     from parley.games.diplomacy.adjudicator import validate_movement
+    from parley.games.diplomacy.map import standard_map
+    from parley.games.diplomacy.orders import _parse_cached, parse_order
+    from parley.games.diplomacy.phase import PhaseKind
     from parley.games.diplomacy.phases import process, process_validated
     from parley.games.diplomacy.results import Outcome
 
-    best = whole = float("inf")
+    native.set_engine(engine)
+    dip = standard_map()
+    movement = PhaseKind.MOVEMENT
+    best = whole = text = float("inf")
     for _ in range(repeat):
         validated = [validate_movement(pos, orders) for pos, orders in cases]
+        _parse_cached.cache_clear()  # each pass reads the text afresh
         gc.collect()
-        gc.disable()  # as timeit does, on both sides
+        gc.disable()  # as timeit does, on every side
+        start = time.process_time()
+        for (pos, _), given in zip(cases, texts, strict=True):
+            process(
+                pos,
+                {pw: [parse_order(t, dip, movement) for t in ts] for pw, ts in given.items()},
+            )
+        text = min(text, time.process_time() - start)
         start = time.process_time()
         for orders in validated:
             process_validated(orders)
@@ -283,19 +354,72 @@ def _our_adjudication(cases: list[Any], repeat: int) -> dict[str, float]:
             process(pos, orders)
         whole = min(whole, time.process_time() - start)
         gc.enable()
-    illegal = given = 0
+    illegal = given_count = 0
     for pos, orders in cases:
         for r in process(pos, orders).results:
             if not r.defaulted:
-                given += 1
+                given_count += 1
                 illegal += r.outcome is Outcome.ILLEGAL
     return {
         "phases": len(cases),
         "seconds": best,
         "with_validation": whole,
-        "given": given,
+        "from_text": text,
+        "given": given_count,
         "illegal": illegal,
     }
+
+
+def _mid_game(count: int, seed: int) -> list[Any]:
+    """Movement positions of random games between 1903 and 1908."""
+    from parley.games.diplomacy.map import standard_map
+    from parley.games.diplomacy.phase import PhaseKind
+    from parley.games.diplomacy.phases import GameOptions, process
+    from parley.games.diplomacy.position import Position
+
+    dip = standard_map()
+    rng = random.Random(seed)
+    found: list[Any] = []
+    while len(found) < count:
+        pos = Position.initial(dip)
+        while pos.phase.year < 1909:
+            report = process(pos, _random_orders(pos, rng), GameOptions())
+            if report.ending is not None:
+                break
+            pos = report.position
+            if pos.phase.kind is PhaseKind.MOVEMENT and pos.phase.year >= 1903:
+                found.append(pos)
+    return found[:count]
+
+
+def _legal_one_power(positions: list[Any], engine: str, repeat: int) -> float:
+    """Best microseconds per call over `repeat` passes: legal orders of one power."""
+    from parley.games.diplomacy import batch, native
+    from parley.games.diplomacy.legal import legal_orders
+
+    calls = 0
+    best = float("inf")
+    if engine == "batch":
+        games = [batch.new_game(pos) for pos in positions]
+        powers = range(len(positions[0].map.powers))
+        for _ in range(repeat):
+            start = time.process_time()
+            for game in games:
+                for p in powers:
+                    game.legal(p)
+            best = min(best, time.process_time() - start)
+        calls = len(games) * len(powers)
+        return 1e6 * best / calls
+    native.set_engine(engine)
+    names = positions[0].map.powers
+    for _ in range(repeat):
+        start = time.process_time()
+        for pos in positions:
+            for name in names:
+                legal_orders(pos, name)
+        best = min(best, time.process_time() - start)
+    calls = len(positions) * len(names)
+    return 1e6 * best / calls
 
 
 def _ensure_bench_venv() -> Path:
@@ -313,23 +437,17 @@ def _best(kept: dict[str, float], new: dict[str, float]) -> dict[str, float]:
     """Each timing's best over the rounds (the counts are the same every round)."""
     if not kept:
         return dict(new)
-    return {
-        k: min(v, new[k]) if k in ("seconds", "with_validation") else v for k, v in kept.items()
-    }
+    timed = ("seconds", "with_validation", "from_text")
+    return {k: min(v, new[k]) if k in timed else v for k, v in kept.items()}
 
 
-def _checked_rate(entry: Mapping[str, float]) -> float:
-    return entry["phases"] / entry["with_validation"]
-
-
-def _rate(entry: Mapping[str, float]) -> float:
-    return entry["phases"] / entry["seconds"]
+ENGINES = ("python", "native", "batch")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10, help="random games per engine")
-    parser.add_argument("--year-limit", type=int, default=1930, help="last year played")
+    parser.add_argument("--year-limit", type=int, default=1920, help="last year played")
     parser.add_argument("--positions", type=int, default=200, help="dense positions")
     parser.add_argument("--repeat", type=int, default=3, help="passes over the positions")
     parser.add_argument("--rounds", type=int, default=3, help="turns each engine takes")
@@ -343,18 +461,29 @@ def main() -> None:
     if args.quick:
         args.games, args.positions, args.repeat, args.rounds = 3, 60, 2, 1
     sys.path.insert(0, str(ROOT / "src"))
+    from parley.games.diplomacy import native
+    from parley.games.diplomacy.orders import format_order
+
+    if not native.available():
+        raise SystemExit("the native core is not built: run `pip install -e .` with a C compiler")
     seeds = [args.seed + i for i in range(args.games)]
     python = _ensure_bench_venv()
 
+    native.set_engine("python")
     ours_cases, their_cases = _dense_cases(args.positions, args.seed)
+    texts = [
+        {pw: [format_order(o) for o in os] for pw, os in orders.items()} for _, orders in ours_cases
+    ]
+    middle = _mid_game(max(20, args.positions // 4), args.seed + 1)
     # The engines take turns, round by round, so a change in the machine's load touches
-    # both alike; (a) adds up every round, (b) keeps each side's best pass.
+    # all alike; (a) adds up every round, (b) and (c) keep each side's best.
     rounds = max(1, min(args.rounds, args.games))
     chunks = [seeds[i::rounds] for i in range(rounds)]
-    their_games = {"phases": 0.0, "seconds": 0.0}
-    our_games = {"phases": 0.0, "seconds": 0.0}
+    games = {name: {"phases": 0.0, "seconds": 0.0} for name in (*ENGINES, "diplomacy")}
+    adjudication: dict[str, dict[str, float]] = {name: {} for name in ENGINES}
     their_adj: dict[str, float] = {}
-    our_adj: dict[str, float] = {}
+    legal_us = dict.fromkeys(ENGINES, float("inf"))
+    loads = [_load()]
     for number, chunk in enumerate(chunks, start=1):
         print(f"round {number}/{rounds}: diplomacy package ...", end=" ", flush=True)
         job = {
@@ -371,44 +500,87 @@ def main() -> None:
             check=True,
         )
         theirs = json.loads(done.stdout)
-        print("parley ...", flush=True)
-        ours = _our_games(chunk, args.year_limit)
-        ours_adj = _our_adjudication(ours_cases, args.repeat)
-        for total, part in ((their_games, theirs["games"]), (our_games, ours)):
-            total["phases"] += part["phases"]
-            total["seconds"] += part["seconds"]
         their_adj = _best(their_adj, theirs["adjudication"])
-        our_adj = _best(our_adj, ours_adj)
+        games["diplomacy"]["phases"] += theirs["games"]["phases"]
+        games["diplomacy"]["seconds"] += theirs["games"]["seconds"]
+        for name in ENGINES:
+            print(f"{name} ...", end=" ", flush=True)
+            part = _our_games(chunk, args.year_limit, name)
+            games[name]["phases"] += part["phases"]
+            games[name]["seconds"] += part["seconds"]
+            if name != "batch":
+                adjudication[name] = _best(
+                    adjudication[name], _our_adjudication(ours_cases, texts, args.repeat, name)
+                )
+            legal_us[name] = min(legal_us[name], _legal_one_power(middle, name, args.repeat))
+        native.set_engine("auto")
+        loads.append(_load())
+        print(flush=True)
+    _report(args, games, adjudication, their_adj, legal_us, loads, len(middle))
 
-    rows = [
-        ("(a) random games, phases/s", _rate(our_games), _rate(their_games)),
-        (
-            "(b) dense: validate + resolve, phases/s",
-            _checked_rate(our_adj),
-            _checked_rate(their_adj),
-        ),
-        ("(b') dense: resolve only, phases/s", _rate(our_adj), _rate(their_adj)),
+
+def _load() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def _report(
+    args: argparse.Namespace,
+    games: dict[str, dict[str, float]],
+    adjudication: dict[str, dict[str, float]],
+    theirs: dict[str, float],
+    legal_us: dict[str, float],
+    loads: list[str],
+    middle: int,
+) -> None:
+    def rate(entry: Mapping[str, float], key: str = "seconds") -> float:
+        return entry["phases"] / entry[key]
+
+    base = rate(games["diplomacy"])
+    print()
+    print(f"{'workload':<40}{'python':>10}{'native':>10}{'batch':>10}{'diplomacy':>11}")
+    row = [rate(games[name]) for name in (*ENGINES, "diplomacy")]
+    print(f"{'(a) random games, phases/s':<40}" + "".join(f"{v:>10,.0f}" for v in row[:3])
+          + f"{row[3]:>11,.0f}")  # fmt: skip
+    print(f"{'    vs diplomacy':<40}" + "".join(f"{v / base:>9.1f}x" for v in row[:3]))
+    dense = [
+        ("(b) dense from text, phases/s", "from_text", "with_validation"),
+        ("(b) dense pre-parsed, phases/s", "with_validation", None),
+        ("(b') dense resolve only, phases/s", "seconds", "seconds"),
     ]
+    for title, key, their_key in dense:
+        mine = [rate(adjudication[name], key) for name in ("python", "native")]
+        other = rate(theirs, their_key) if their_key else None
+        line = f"{title:<40}" + "".join(f"{v:>10,.0f}" for v in mine) + f"{'-':>10}"
+        line += f"{other:>11,.0f}" if other else f"{'-':>11}"
+        print(line)
+        if other:
+            print(f"{'    vs diplomacy':<40}" + "".join(f"{v / other:>9.1f}x" for v in mine))
+    print(
+        f"{'(c) legal orders, one power, us/call':<40}"
+        + "".join(f"{legal_us[name]:>10.1f}" for name in ENGINES)
+        + f"{'-':>11}"
+    )
     print()
-    print(f"{'workload':<36}{'parley':>12}{'diplomacy':>12}{'ratio':>9}")
-    for name, mine, other in rows:
-        print(f"{name:<36}{mine:>12,.0f}{other:>12,.0f}{mine / other:>8.1f}x")
-    print()
     print(
-        f"(a) phases played: parley {our_games['phases']:.0f} in {our_games['seconds']:.1f}s, "
-        f"diplomacy {their_games['phases']:.0f} in {their_games['seconds']:.1f}s"
+        "(a) phases played: "
+        + ", ".join(
+            f"{name} {games[name]['phases']:.0f} in {games[name]['seconds']:.2f}s"
+            for name in (*ENGINES, "diplomacy")
+        )
+        + f"; games {args.games}, Spring 1901 to {args.year_limit}"
     )
-    per_phase = our_adj["given"] / len(ours_cases)
-    ours_us = 1e6 * our_adj["with_validation"] / our_adj["phases"]
-    their_us = 1e6 * their_adj["with_validation"] / their_adj["phases"]
+    cases = adjudication["python"]
+    per_phase = cases["given"] / cases["phases"]
     print(
-        f"(b) {len(ours_cases)} positions, {per_phase:.1f} orders each, validate + resolve: "
-        f"parley {ours_us:.0f} us/phase, diplomacy {their_us:.0f} us/phase"
+        f"(b) {cases['phases']:.0f} positions, {per_phase:.1f} orders each; "
+        f"the diplomacy package accepted {theirs['accepted']:.0f}/{theirs['given']:.0f} "
+        f"orders, Parley found {cases['illegal']:.0f} illegal"
     )
-    print(
-        f"    orders the diplomacy package accepted: {their_adj['accepted']:.0f}/"
-        f"{their_adj['given']:.0f}; illegal for parley: {our_adj['illegal']:.0f}"
-    )
+    print(f"(c) {middle} movement positions from 1903 to 1908, each of 7 powers")
+    print(f"load average (1, 5, 15 min) before and after each round: {'; '.join(loads)}")
 
 
 if __name__ == "__main__":

@@ -20,5 +20,12 @@ ensure_venv() {
         "$(find_python)" -m venv .venv
         .venv/bin/python -m pip install --quiet --upgrade pip
     fi
+    # The install builds the native Diplomacy core when a C compiler is present.
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras}"
+    if ! PARLEY_DIPLOMACY_ENGINE=auto .venv/bin/python -c \
+        'import sys; from parley.games.diplomacy import native; sys.exit(not native.available())' \
+        2>/dev/null; then
+        echo "Parley: the native Diplomacy core is not built (no C compiler?);" \
+            "Diplomacy runs on the pure-Python engine." >&2
+    fi
 }

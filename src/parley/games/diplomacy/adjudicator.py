@@ -34,6 +34,7 @@ from typing import Any
 from .convoys import ConvoyTables, tables_for
 from .legality import check_convoy, check_move, check_support_move
 from .map import DipMap
+from .native import ILLEGAL, REASONS, CoreMap, core_map, order_table
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from .position import Dislodged, Piece, Position
 from .results import OrderResult, Outcome, Reason
@@ -94,6 +95,10 @@ class MovementOrders:
     # --- stage one: legality, and one order per unit ---------------------------------------
 
     def validate(self) -> None:
+        core = core_map(self.dip)
+        if core is not None:
+            self._validate_native(core)
+            return
         dip = self.dip
         units = self.pos.units
         provs = list(units)
@@ -261,10 +266,58 @@ class MovementOrders:
         self.provs, self.slot_of, self.pieces, self.power = provs, slot_of, pieces, power
         self.given_kind, self.dst, self.dloc, self.tgt, self.via = kind, dst, dloc, tgt, via
 
+    def _validate_native(self, core: CoreMap) -> None:
+        """The same checks by the native core, on order codes."""
+        dip = self.dip
+        units = self.pos.units
+        provs = list(units)
+        pieces = list(units.values())
+        power = [u[0] for u in pieces]
+        names: list[str] = []
+        given: list[Order] = []
+        entry_powers: list[int] = []
+        power_index = dip.power_index
+        for power_name, orders in self.orders.items():
+            p_index = power_index.get(power_name)
+            if p_index is None:
+                p_index = power_index.get(power_name.upper(), -1)
+            name = dip.powers[p_index] if p_index >= 0 else power_name
+            given.extend(orders)
+            names.extend([name] * len(orders))
+            entry_powers.extend([p_index] * len(orders))
+        kind, dst, dloc, tgt, via, self.entries, self.clashes = core.validate_values(
+            provs,
+            power,
+            [u[1] for u in pieces],
+            [u[2] for u in pieces],
+            entry_powers,
+            given,
+            names,
+            order_table(dip),
+            ILLEGAL,
+        )
+        slot_of = [-1] * dip.province_count
+        for i, p in enumerate(provs):
+            slot_of[p] = i
+        moves, supports, convoying = [], [], []
+        for i, k in enumerate(kind):
+            if k == MOVE:
+                moves.append(i)
+            elif k == SUPPORT:
+                supports.append(i)
+            elif k == CONVOY:
+                convoying.append(i)
+        self.moves, self.supports, self.convoying = moves, supports, convoying
+        self.provs, self.slot_of, self.pieces, self.power = provs, slot_of, pieces, power
+        self.given_kind, self.dst, self.dloc, self.tgt, self.via = kind, dst, dloc, tgt, via
+
     # --- stage two: intent to convoy, matching, resolution, results -------------------------
 
     def adjudicate(self) -> MovementReport:
         """Resolve the validated orders: the results, and the position after the moves."""
+        core = core_map(self.dip)
+        if core is not None:
+            return self._adjudicate_native(core)
         dip = self.dip
         provs, slot_of, pieces, power = self.provs, self.slot_of, self.pieces, self.power
         kind = list(self.given_kind)  # unmatched supports and convoys become VOID below
@@ -328,6 +381,71 @@ class MovementOrders:
         self.supporters, self.attackers, self.h2h = supporters, attackers, h2h
         self._solve()
         return self._report()
+
+    def _adjudicate_native(self, core: CoreMap) -> MovementReport:
+        """The same resolution and results, with matching, decisions, reasons and the next
+        position computed by the native core."""
+        pieces = self.pieces
+        kinds, res, beaten, reasons, whos, units, dislodged, contested = core.resolve(
+            self.provs,
+            self.power,
+            [u[1] for u in pieces],
+            [u[2] for u in pieces],
+            self.given_kind,
+            self.dst,
+            self.dloc,
+            self.tgt,
+            self.via,
+        )
+        self.kind, self.res = kinds, res
+        dip = self.dip
+        names = dip.unit_names
+
+        def name(slot: int) -> str:
+            if slot < 0:
+                return "?"
+            piece = pieces[slot]
+            return names[piece[1]][piece[2]]
+
+        unit_names = [names[u[1]][u[2]] for u in pieces]
+        results, ordered = core.results(
+            self.entries, self.clashes, reasons, whos, beaten, unit_names, _RESULT_CONSTS
+        )
+        n = len(pieces)
+        powers = dip.powers
+        append = results.append
+        if None in results:  # illegal orders and clashes: made here, as the Python engine does
+            for k, (power_name, order, slot, why) in enumerate(self.entries):
+                if results[k] is not None:
+                    continue
+                b = beaten[slot] if slot >= 0 else -1
+                hit = None if b < 0 else name(b)
+                reason = why if why is not None else Reason.DUPLICATE
+                if reason is Reason.FOREIGN_UNIT:
+                    detail: tuple[str, ...] = (powers[pieces[slot].power],)
+                else:
+                    if slot >= 0:
+                        ordered[slot] = True
+                    detail = _illegal_detail(order, reason)
+                results[k] = OrderResult(power_name, order, Outcome.ILLEGAL, reason, detail, hit)
+        holds = _holds(dip)
+        for i in range(n):
+            if not ordered[i]:
+                piece = pieces[i]
+                order = holds[piece.fleet][piece.loc]
+                b = beaten[i]
+                if b >= 0:
+                    hit = name(b)
+                    append(
+                        OrderResult(
+                            powers[piece.power], order, Outcome.FAILS, Reason.DISLODGED,
+                            (hit,), hit, True,
+                        )
+                    )  # fmt: skip
+                else:
+                    append(_new_result((powers[piece.power], order, *_DEFAULT_HELD)))
+        nxt = Position(dip, self.pos.phase, units, dict(self.pos.owner), dislodged, contested)
+        return MovementReport(results, nxt)
 
     # --- the resolver -------------------------------------------------------------------
 
@@ -720,6 +838,7 @@ _SUCCESS: dict[int, tuple[Outcome, Reason, tuple[str, ...], None, bool]] = {
     SUPPORT: (Outcome.SUCCEEDS, Reason.SUPPORTED, (), None, False),
     CONVOY: (Outcome.SUCCEEDS, Reason.CONVOYED, (), None, False),
 }
+_RESULT_CONSTS = (OrderResult, Outcome.SUCCEEDS, Outcome.FAILS, REASONS, "?")
 _DEFAULT_HELD = (Outcome.SUCCEEDS, Reason.HELD, (), None, True)
 _UNMATCHED = (Outcome.FAILS, Reason.UNMATCHED)
 

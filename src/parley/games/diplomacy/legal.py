@@ -17,6 +17,7 @@ from dataclasses import replace
 from .adjustments import adjustment_counts, free_homes
 from .convoys import ConvoyTables, tables_for
 from .map import DipMap, ProvinceKind
+from .native import CoreMap, core_map, order_table
 from .orders import (
     WAIVE,
     Build,
@@ -129,6 +130,9 @@ def _interned(dip: DipMap) -> _Interned:
 def movement_orders(pos: Position, convoys: ConvoyTables | None = None) -> dict[int, list[Order]]:
     """Legal orders of every unit in a movement phase, by the unit's province."""
     dip = pos.map
+    core = core_map(dip)
+    if core is not None:
+        return _native_movement_orders(pos, core)
     tables = convoys or tables_for(dip)
     interned = _interned(dip)
     pairs = interned.pairs
@@ -173,6 +177,24 @@ def movement_orders(pos: Position, convoys: ConvoyTables | None = None) -> dict[
     if convoy_moves:
         _add_convoy_orders(dip, tables, interned, units, fleets, convoy_moves, out)
     return out
+
+
+def _native_movement_orders(
+    pos: Position, core: CoreMap, power: int = -1
+) -> dict[int, list[Order]]:
+    """The core's lists, for every unit or (power >= 0) only that power's units."""
+    units = pos.units
+    provs = list(units)
+    pieces = list(units.values())
+    owners = [u[0] for u in pieces]
+    lists = core.movement_values(
+        provs, owners, [u[1] for u in pieces], [u[2] for u in pieces], power, order_table(pos.map)
+    )
+    if power < 0:
+        return dict(zip(provs, lists, strict=True))
+    return {
+        p: orders for p, owner, orders in zip(provs, owners, lists, strict=True) if owner == power
+    }
 
 
 def _add_convoy_orders(
@@ -290,7 +312,13 @@ def legal_orders(pos: Position, power: str | None = None) -> dict[str, list[Orde
         powers = [power] if power is not None else list(dip.powers)
         found = {pw: adjustment_orders(pos, pw) for pw in powers}
         return {pw: orders for pw, orders in found.items() if orders}
-    if kind is PhaseKind.MOVEMENT:
+    wanted = None if power is None else dip.power_index[power]
+    core = core_map(dip) if kind is PhaseKind.MOVEMENT else None
+    if core is not None:
+        by_prov = _native_movement_orders(pos, core, -1 if wanted is None else wanted)
+        owners = {p: u.power for p, u in pos.units.items()}
+        locs = {p: u.loc for p, u in pos.units.items()}
+    elif kind is PhaseKind.MOVEMENT:
         by_prov = movement_orders(pos)
         owners = {p: u.power for p, u in pos.units.items()}
         locs = {p: u.loc for p, u in pos.units.items()}
@@ -298,7 +326,6 @@ def legal_orders(pos: Position, power: str | None = None) -> dict[str, list[Orde
         by_prov = retreat_orders(pos)
         owners = {p: a.piece.power for p, a in pos.dislodged.items()}
         locs = {p: a.piece.loc for p, a in pos.dislodged.items()}
-    wanted = None if power is None else dip.power_index[power]
     return {
         dip.locations[locs[p]].code: orders
         for p, orders in sorted(by_prov.items(), key=lambda kv: dip.locations[locs[kv[0]]].code)

@@ -8,7 +8,7 @@ of a supported unit) may be missing: the DATC prefers that such orders stay vali
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
@@ -200,7 +200,27 @@ def parse_order(text: str, places: Namer | None = None, phase: PhaseKind | None 
     With `places` (a map) full province names are understood and codes are checked; with
     `phase`, a move in a retreat phase reads as a retreat. Raises OrderSyntaxError.
     """
+    if places is not None and _fast_parser is not None:
+        found = _fast_parser(places, text, phase)
+        if found is not None:
+            return found
     return _parse_cached(text, places, phase)
+
+
+FastParser = Callable[[object, str, PhaseKind | None], "Order | None"]
+_fast_parser: FastParser | None = None
+
+
+def set_fast_parser(parser: FastParser | None) -> None:
+    """Install a reader for canonical text that answers before the lenient grammar (the
+    native core does, when it is built); it returns None for text it leaves to the grammar."""
+    global _fast_parser
+    _fast_parser = parser
+
+
+def order_words() -> list[str]:
+    """Every word the grammar reads as an order word or ignores as filler."""
+    return [*_WORDS, *_FILLER]
 
 
 @lru_cache(maxsize=1 << 16)

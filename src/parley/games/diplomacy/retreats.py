@@ -8,11 +8,12 @@ fails, is illegal, or is not ordered is disbanded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .legality import fleet_destination
 from .map import DipMap
+from .native import ILLEGAL, CoreMap, core_map, order_table
 from .orders import Disband, Order, Retreat
 from .position import Dislodged, Position
 from .results import OrderResult, Outcome, Reason
@@ -74,16 +75,38 @@ def _check(dip: DipMap, pos: Position, power: int, order: Order) -> tuple[int, i
     return prov, dst
 
 
+def _native_checks(
+    core: CoreMap, pos: Position, orders: Mapping[str, Sequence[Order]]
+) -> Iterator[tuple[int, int] | Reason]:
+    """`_check` of every order, in the order given, by the native core."""
+    dip = pos.map
+    powers: list[int] = []
+    given: list[Order] = []
+    for power_name, mine in orders.items():
+        powers.extend([dip.power_index.get(power_name.upper(), -1)] * len(mine))
+        given.extend(mine)
+    dislodged = [
+        (p, a.piece.power, a.piece.fleet, a.piece.loc, a.attacker_from)
+        for p, a in pos.dislodged.items()
+    ]
+    found = core.retreat_check(
+        list(pos.units), dislodged, pos.contested, powers, given, order_table(dip)
+    )
+    return (ILLEGAL[x] if isinstance(x, int) else x for x in found)
+
+
 def adjudicate_retreats(pos: Position, orders: Mapping[str, Sequence[Order]]) -> RetreatReport:
     """Resolve a retreat phase; the returned position has no dislodged units left."""
     dip = pos.map
     entries: list[tuple[str, Order, tuple[int, int] | Reason]] = []
     chosen: dict[int, tuple[int, int]] = {}
     clashes: set[int] = set()
+    core = core_map(dip)
+    checked = None if core is None else _native_checks(core, pos, orders)
     for power_name, given in orders.items():
         p_index = dip.power_index.get(power_name.upper(), -1)
         for order in given:
-            found = _check(dip, pos, p_index, order)
+            found = _check(dip, pos, p_index, order) if checked is None else next(checked)
             entries.append((power_name, order, found))
             if isinstance(found, tuple):
                 prev = chosen.get(found[0])
