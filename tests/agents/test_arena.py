@@ -141,7 +141,7 @@ def test_a_bot_answering_illegally_gets_the_default_and_is_counted(tmp_path: Pat
     assert any(e.get("auto") for e in record["entries"])
 
 
-def test_standings_average_a_bot_over_the_seats_it_fills() -> None:
+def test_standings_count_each_seat_a_bot_fills() -> None:
     table = Standings(["a", "b"])
     table.add(("a", "a", "b"), {"ranks": [1, 2, 2], "winners": [0], "draw": False})
     assert table.tallies["a"].wins == 1 and table.tallies["a"].losses == 1
