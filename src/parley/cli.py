@@ -181,6 +181,10 @@ from parley.agents.arena.cli import arena_command  # noqa: E402
 
 app.command("arena")(arena_command)
 
+from parley.agents.export_cli import export_command  # noqa: E402
+
+app.command("export")(export_command)
+
 from parley.games.diplomacy.cli import app as diplomacy_app  # noqa: E402
 
 app.add_typer(diplomacy_app, name="diplomacy", help="Diplomacy tools: adjudicate, legal orders.")
