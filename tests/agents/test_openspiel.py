@@ -50,7 +50,7 @@ def test_every_game_is_registered_or_refused_with_its_reason() -> None:
     assert "parley_sucker" in pyspiel.registered_names()
     assert set(skipped) == {"diplomacy"}
     assert "one integer per player" in skipped["diplomacy"]
-    with pytest.raises(bridge.BridgeError, match="simultaneous"):
+    with pytest.raises(bridge.BridgeError, match="simultaneous form"):
         bridge.register("diplomacy")
 
 

@@ -208,6 +208,15 @@ def test_previous_actions_show_what_the_viewer_may_see() -> None:
     assert space.contains(seen)
 
 
+def test_new_options_keep_pettingzoo_api_checks_green() -> None:
+    from pettingzoo.test import api_test, parallel_api_test
+
+    parallel_api_test(
+        ParleyParallel(SealedBids(), 3, previous_actions=True, mask_format="flat"), num_cycles=30
+    )
+    api_test(ParleyAEC(Countdown(), 3, previous_actions=True, max_turns=40), num_cycles=30)
+
+
 def test_state_is_the_archive_view_for_centralised_training() -> None:
     env = ParleyParallel(DIPLOMACY)
     env.reset(seed=1)

@@ -62,10 +62,11 @@ def bridge_reason(rules: Rules[Any, Any]) -> str | None:
         codec = codec_for(rules, seats, spec.resolve_options({}))
     except BadOptions as err:
         return f"{spec.title} has no RL action table: {err.message}"
-    if spec.structure is Structure.SIMULTANEOUS and not isinstance(codec, FlatCodec):
+    if getattr(codec.action_space, "n", None) is None:
+        form = "simultaneous form" if spec.structure is Structure.SIMULTANEOUS else "games"
         return (
-            f"{spec.title} is simultaneous and a seat's move is a vector of indices (one per "
-            "unit), which OpenSpiel's simultaneous form (one integer per player) cannot hold"
+            f"{spec.title}'s move is a vector of indices (one per part, e.g. per unit), which "
+            f"OpenSpiel's {form} (one integer per player and move) cannot hold"
         )
     return None
 
