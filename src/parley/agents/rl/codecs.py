@@ -200,12 +200,19 @@ class SlotCodec:
     def choices(self, match: Match[Any, Any], seat: int) -> Choices:
         rules = match.rules
         legal = {rules.format(a): a for a in match.legal_actions(seat)}
-        flat = np.fromiter((self._flat_of(text) for text in legal), np.int64, len(legal))
+        flat = self.flat_indices(list(legal))
         return Choices(
             seat,
             legal,
             {"flat": flat, "parts": dict(zip(flat.tolist(), legal.values(), strict=True))},
         )
+
+    def flat_indices(self, texts: list[str]) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The flat table index of each notation (CodecError for one the table lacks)."""
+        found = list(map(self.flat_index.get, texts))
+        if None in found:
+            found = [self._flat_of(text) for text in texts]
+        return np.array(found, np.int64)
 
     def _flat_of(self, text: str) -> int:
         index = self.flat_index.get(text)
@@ -352,19 +359,20 @@ def sample_choices(codec: ActionCodec, choices: Choices, rng: np.random.Generato
     inner = codec.codec if isinstance(codec, FlatMasks) else codec
     if isinstance(inner, SlotCodec):
         # Plain Python over the few legal parts: cheaper than any numpy pipeline here.
-        groups: dict[int, list[int]] = {}
+        # Slots without a legal part can only take "no part" (index 0), so they are left
+        # at 0; a slot with parts draws among them, plus "no part" where that is allowed.
+        busy: dict[int, list[int]] = {}
         slot_of = inner.slot_of_flat_list
         for flat in choices.extra["flat"].tolist():
-            groups.setdefault(slot_of[flat], []).append(flat)
+            busy.setdefault(slot_of[flat], []).append(flat)
+        open_ = inner._open_slots(choices)
         starts = inner._starts
-        for i, is_open in enumerate(inner._open_slots(choices).tolist()):
-            if is_open:
-                groups.setdefault(i, []).append(starts[i])
-        vector = np.zeros(len(inner.slots), np.int64)
-        draws = rng.random(len(groups)).tolist()
-        for (i, options), draw in zip(groups.items(), draws, strict=True):
-            vector[i] = options[int(draw * len(options))] - starts[i]
-        return vector
+        vector = [0] * len(inner.slots)
+        draws = rng.random(len(busy)).tolist()
+        for (i, options), draw in zip(busy.items(), draws, strict=True):
+            pool = [*options, starts[i]] if open_[i] else options
+            vector[i] = pool[int(draw * len(pool))] - starts[i]
+        return np.array(vector, np.int64)
     if isinstance(inner, FlatCodec):
         keys = list(choices.legal)
         if not keys:

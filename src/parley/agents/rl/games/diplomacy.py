@@ -178,8 +178,8 @@ class DiplomacyCodec(SlotCodec):
         rules = cast(DiplomacyRules, match.rules)
         legal = rules.legal_orders(state, seat) if match.turn().can_act(seat) else {}
         orders = [o for found in legal.values() for o in found]
-        texts = [format_order(o) for o in orders]
-        flat = np.fromiter((self._flat_of(t) for t in texts), np.int64, len(texts))
+        texts = list(map(format_order, orders))
+        flat = self.flat_indices(texts)
         found = Choices(
             seat,
             _Legal(texts, orders),  # type: ignore[arg-type]
