@@ -183,6 +183,7 @@ class SlotCodec:
         self._empty[self.offsets[:-1]] = 1
         self._sizes = sizes
         self._starts = self.offsets[:-1].tolist()
+        self._bounds = list(zip(self._starts, self.offsets[1:].tolist(), strict=True))
         self.slot_of_flat_list: list[int] = self.slot_of_flat.tolist()
 
     @property
@@ -251,13 +252,17 @@ class SlotCodec:
         return mask
 
     def mask(self, choices: Choices) -> tuple[Mask, ...]:
-        return tuple(np.split(self.flat_mask(choices), self.offsets[1:-1]))
+        return self._cut(self.flat_mask(choices))
+
+    def _cut(self, flat: Mask) -> tuple[Mask, ...]:
+        """Per-slot views of a flat mask (slicing beats `np.split` by far here)."""
+        return tuple(flat[a:b] for a, b in self._bounds)
 
     def empty_flat_mask(self) -> Mask:
         return self._empty.copy()
 
     def empty_mask(self) -> tuple[Mask, ...]:
-        return tuple(np.split(self.empty_flat_mask(), self.offsets[1:-1]))
+        return self._cut(self.empty_flat_mask())
 
     def decode(self, match: Match[Any, Any], choices: Choices, action: Any) -> Any | None:
         vector = np.asarray(action).reshape(-1)

@@ -65,9 +65,14 @@ class ParleyVectorEnv:
         self.action_shape = tuple(self.action_space.shape or ())
         self._seeder = Rng(0)
         self._np_random = np.random.default_rng(0)
-        self._obs = np.zeros((num_envs, self.seats, self.observation_size), np.float32)
-        self._masks = np.zeros((num_envs, self.seats, self.mask_size), np.int8)
-        self._acting = np.zeros((num_envs, self.seats), np.bool_)
+        self._fresh()
+
+    def _fresh(self) -> None:
+        """New arrays for the next step's results (each step hands out its own)."""
+        n = self.num_envs
+        self._obs = np.zeros((n, self.seats, self.observation_size), np.float32)
+        self._masks = np.zeros((n, self.seats, self.mask_size), np.int8)
+        self._acting = np.zeros((n, self.seats), np.bool_)
 
     def feature_names(self) -> list[str]:
         return self.envs[0].feature_names(self.agents[0])
@@ -83,14 +88,15 @@ class ParleyVectorEnv:
         if seed is not None:
             self._seeder = Rng(seed)
             self._np_random = np.random.default_rng(seed)
+        self._fresh()
         for i, env in enumerate(self.envs):
             observations, infos = env.reset(seed=self._seeder.next64() >> 1)
             self._store(i, observations, infos)
         zeros = np.zeros(self.num_envs, np.bool_)
         return VectorStep(
-            self._obs.copy(),
-            self._masks.copy(),
-            self._acting.copy(),
+            self._obs,
+            self._masks,
+            self._acting.copy(),  # kept apart: the next step reads who acts from ours
             np.zeros((self.num_envs, self.seats), np.float32),
             zeros,
             zeros.copy(),
@@ -109,10 +115,10 @@ class ParleyVectorEnv:
         terminated = np.zeros(self.num_envs, np.bool_)
         truncated = np.zeros(self.num_envs, np.bool_)
         infos: list[dict[str, Any]] = []
+        acting = self._acting
+        self._fresh()
         for i, env in enumerate(self.envs):
-            chosen = {
-                agent: batch[i, s] for s, agent in enumerate(self.agents) if self._acting[i, s]
-            }
+            chosen = {agent: batch[i, s] for s, agent in enumerate(self.agents) if acting[i, s]}
             observations, reward, terms, truncs, info = env.step(chosen)
             for s, agent in enumerate(self.agents):
                 rewards[i, s] = reward.get(agent, 0.0)
@@ -127,9 +133,9 @@ class ParleyVectorEnv:
             self._store(i, observations, info)
             infos.append(extra)
         return VectorStep(
-            self._obs.copy(),
-            self._masks.copy(),
-            self._acting.copy(),
+            self._obs,
+            self._masks,
+            self._acting.copy(),  # kept apart: the next step reads who acts from ours
             rewards,
             terminated,
             truncated,
