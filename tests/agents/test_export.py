@@ -254,6 +254,10 @@ def test_cli_exports_a_folder_and_stdout(tmp_path: Path) -> None:
     refused = runner.invoke(app, ["export", str(bad), "--out", str(tmp_path / "x.jsonl")])
     assert refused.exit_code == 2 and "lacks" in refused.output
     assert not (tmp_path / "x.jsonl").exists()
+    nowhere = runner.invoke(app, ["export", "--database", f"sqlite:///{tmp_path}/no/such.db"])
+    assert nowhere.exit_code == 2 and "database sqlite" in nowhere.output
+    both = runner.invoke(app, ["export", str(folder), "--database", "sqlite://"])
+    assert both.exit_code == 2 and "not both" in both.output
 
 
 def test_a_server_database_exports_with_its_agents_notes(tmp_path: Path) -> None:

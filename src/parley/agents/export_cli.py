@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from sqlalchemy.exc import SQLAlchemyError
 
 from parley.kernel import ParleyError
 
@@ -60,10 +61,12 @@ def export_command(
     options = ExportOptions(view=view, reasoning=reasoning)
     try:
         stats = write_decisions(out if out is not None else sys.stdout, records, options)
-    except ParleyError as err:
+    except (ParleyError, SQLAlchemyError, OSError) as err:
         if out is not None:
             out.unlink(missing_ok=True)  # no half-written dataset left behind
-        err_console.print(f"[bold red]error:[/] {err.message}")
+        message = err.message if isinstance(err, ParleyError) else str(err).splitlines()[0]
+        where = f" (database {database})" if isinstance(err, SQLAlchemyError) else ""
+        err_console.print(f"[bold red]error:[/] {message}{where}")
         raise typer.Exit(2) from None
     err_console.print(
         f"{stats.decisions} decisions from {stats.games} games" + (f" in {out}" if out else "")
