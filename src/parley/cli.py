@@ -10,17 +10,15 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from parley import games
 from parley.kernel import (
-    ARCHIVE,
     Match,
     ParleyError,
     Rng,
-    Viewer,
     load_record,
     parse_option_pairs,
-    replay,
 )
 
 app = typer.Typer(
@@ -47,11 +45,9 @@ def games_command(
     if as_json:
         print(json.dumps([s.to_json() for s in specs], indent=2))
         return
-    table = Table(title="Parley games")
-    for column in ("name", "title", "seats", "structure", "chance", "hidden", "aliases", "options"):
-        table.add_column(column)
-    for s in specs:
-        table.add_row(
+    columns = ("name", "title", "seats", "structure", "chance", "hidden", "aliases", "options")
+    rows = [
+        (
             s.name,
             s.title,
             f"{s.min_seats}–{s.max_seats}",
@@ -61,6 +57,26 @@ def games_command(
             ", ".join(s.aliases),
             ", ".join(f"{o.name}={o.default}" for o in s.options),
         )
+        for s in specs
+    ]
+    widths = [max(len(r[i]) for r in (columns, *rows)) for i in range(len(columns))]
+    if not console.is_terminal:
+        # Piped or redirected: whole values, columns padded, nothing cut to a guessed width.
+        for row in (columns, *rows):
+            print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+        return
+    if console.width < sum(widths) + 3 * len(columns) + 1:
+        # Too narrow for the table: one block per game, every value whole.
+        for row in rows:
+            for column, value in zip(columns, row, strict=True):
+                console.print(Text(f"{column:>9}: {value}"), highlight=False)
+            console.print()
+        return
+    table = Table(title="Parley games")
+    for column in columns:
+        table.add_column(column, no_wrap=True)
+    for row in rows:
+        table.add_row(*(Text(v) for v in row))  # values are data, not markup
     console.print(table)
 
 
@@ -79,7 +95,7 @@ def play_command(
     ] = None,
 ) -> None:
     """Play a game in the terminal against bots; type actions in the game's notation."""
-    from parley.agents.bots import decide, make_bot
+    from parley.agents.bots import make_bot
 
     try:
         rules = games.find(game)
@@ -92,43 +108,10 @@ def play_command(
         bot = make_bot(bots, rules)
     except ParleyError as err:
         raise _fail(err.message) from None
-    me = seat - 1
-    rng = Rng(seed ^ 0x5EED)
-    console.print(
-        f"[bold]{rules.spec.title}[/] — you are {match.seat_names()[me]}. "
-        "Type an action, 'help', 'options', 'say TEXT' or 'quit'."
-    )
-    while not match.is_over:
-        turn = match.turn()
-        others = sorted(s for s in turn.owing if s != me)
-        if others:
-            for other in others:
-                match.act(other, decide(bot, match, other, rng))
-            continue
-        if me not in turn.owing:
-            break  # nobody else owes anything and neither do we: the rules will have ended it
-        console.print(rules.render(match.observe(Viewer.of(me))["view"]))
-        text = typer.prompt(">")
-        command = text.strip().lower()
-        if command in ("quit", "exit"):
-            break
-        if command in ("help", "options", "?"):
-            leaves = rules.options_tree(match.state, me).leaves()
-            console.print(
-                "Legal now: " + "; ".join(leaves[:60]) + (" …" if len(leaves) > 60 else "")
-            )
-            continue
-        if command.startswith("say "):
-            match.say(me, text.strip()[4:])
-            continue
-        try:
-            match.act(me, text)
-        except ParleyError as err:
-            err_console.print(f"[red]{err.message}[/]")
-    outcome = match.outcome()
-    if outcome is not None:
-        winners = ", ".join(match.seat_names()[w] for w in sorted(outcome.winners)) or "nobody"
-        console.print(f"[bold]Game over[/]: {outcome.reason}. Winner(s): {winners}.")
+    from parley.terminal import Session, bot_decider
+
+    session = Session(match, seat - 1, bot_decider(bot, Rng(seed ^ 0x5EED)), console, input)
+    session.run()
     if save is not None:
         match.save(save)
         console.print(f"Record saved to {save}.")
@@ -148,27 +131,15 @@ def replay_command(
         raise _fail(f"cannot read {record_file}: {err.strerror}") from None
     except ParleyError as err:
         raise _fail(err.message) from None
-    viewer = ARCHIVE if seat == 0 else Viewer.of(seat - 1)
-    shown = 0
+    from parley.terminal import replay_record, viewer_for
 
-    def show(match: Match[Any, Any], entry: Any) -> None:
-        nonlocal shown
-        for line in match.history(viewer, since=shown):
-            who = "table" if line.get("seat") is None else match.seat_names()[int(line["seat"])]
-            what = line.get("notation") or line.get("text") or line.get("type")
-            console.print(f"[dim]{line['seq']:>5}[/] {who}: {what}")
-        shown = match.seq
-        if step:
-            console.print(rules.render(match.observe(viewer)["view"]))
-            typer.prompt("", default="", show_default=False, prompt_suffix="")
+    def pause() -> None:
+        typer.prompt("", default="", show_default=False, prompt_suffix="")
 
     try:
-        final = replay(rules, record, on_step=show)
+        replay_record(rules, record, viewer_for(seat), console, pause if step else None)
     except ParleyError as err:
         raise _fail(err.message) from None
-    console.print(rules.render(final.observe(viewer)["view"]))
-    outcome = final.outcome()
-    console.print(f"Outcome: {outcome.reason if outcome else 'the game goes on'}")
 
 
 # --- commands from other packages: one line each --------------------------------------
@@ -184,6 +155,11 @@ app.command("arena")(arena_command)
 from parley.agents.export_cli import export_command  # noqa: E402
 
 app.command("export")(export_command)
+
+from parley.agents.remote.cli import agent_command, mcp_command  # noqa: E402
+
+app.command("mcp")(mcp_command)
+app.command("agent")(agent_command)
 
 from parley.games.diplomacy.cli import app as diplomacy_app  # noqa: E402
 

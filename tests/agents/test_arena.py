@@ -1,10 +1,10 @@
-"""The arena on the toy games: parallel workers, records, figures, forks and backends."""
+"""The arena on the toy games: workers, records, figures and forks (Ray: test_arena_ray.py)."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
-import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from parley.agents.arena import (
     play_game,
     run_arena,
 )
+from parley.agents.bots import Decision
 from parley.cli import app
 from parley.kernel import BadOptions, load_record, replay
 
@@ -40,8 +41,16 @@ def test_two_workers_play_every_game_and_the_figures_add_up(tmp_path: Path) -> N
     out = tmp_path / "two"
     config = ArenaConfig(COUNTDOWN, ("random", SMART), games=40, workers=2, seed=7, out=out)
     seen: list[int] = []
-    run_arena(config, lambda r: seen.append(r.index))
+    states: list[tuple[int, int, int]] = []
+    run_arena(
+        config,
+        lambda r: seen.append(r.index),
+        lambda p: states.append((p.done, p.in_flight, p.failed)),
+    )
     assert sorted(seen) == list(range(40))
+    # The progress bar's figures: done only grows, never more games at once than workers.
+    assert [s[0] for s in states] == sorted(s[0] for s in states)
+    assert max(s[1] for s in states) == 2 and states[-1] == (40, 0, 0)
     records = _records(out)
     assert len(records) == 40
     rules = Countdown()
@@ -141,6 +150,51 @@ def test_a_bot_answering_illegally_gets_the_default_and_is_counted(tmp_path: Pat
     assert any(e.get("auto") for e in record["entries"])
 
 
+class _CrashOnceBot:
+    """Ends the process it plays in, the first time any copy of it is asked to move."""
+
+    name = "crash-once"
+
+    def choose(self, decision: Decision) -> Any:
+        try:
+            Path(os.environ[CRASH_MARKER]).touch(exist_ok=False)  # only one copy creates it
+        except FileExistsError:
+            return decision.rules.random_action(decision.state, decision.seat, decision.rng)
+        os._exit(3)
+
+
+CRASH_MARKER = "PARLEY_TEST_CRASH_MARKER"
+CRASH_ONCE = "tests.agents.test_arena:_CrashOnceBot"
+
+
+def test_games_lost_with_a_dead_worker_process_are_played_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CRASH_MARKER, str(tmp_path / "crashed"))
+    failed: list[int] = []
+    config = ArenaConfig(COUNTDOWN, (CRASH_ONCE, "random"), 6, 2, seed=9, out=tmp_path / "two")
+    report = run_arena(config, on_progress=lambda p: failed.append(p.failed))
+    # The dead worker's game, and the other worker's if it was still playing.
+    assert report.summary["retried"] in (1, 2) and failed[-1] == report.summary["retried"]
+    assert (tmp_path / "crashed").exists() and len(report.results) == 6
+    # The marker is there now: the same run in this process does not crash.
+    run_arena(ArenaConfig(COUNTDOWN, (CRASH_ONCE, "random"), 6, 1, seed=9, out=tmp_path / "one"))
+    assert _records(tmp_path / "two") == _records(tmp_path / "one")
+
+
+class _ExitingBot:
+    name = "exiting"
+
+    def choose(self, decision: Decision) -> Any:
+        os._exit(3)
+
+
+def test_a_game_that_keeps_killing_its_worker_process_is_given_up(tmp_path: Path) -> None:
+    bot = "tests.agents.test_arena:_ExitingBot"
+    with pytest.raises(ArenaError, match="lost with its worker 3 times"):
+        run_arena(ArenaConfig(COUNTDOWN, (bot,), 2, 2, out=tmp_path))
+
+
 def test_standings_count_each_seat_a_bot_fills() -> None:
     table = Standings(["a", "b"])
     table.add(("a", "a", "b"), {"ranks": [1, 2, 2], "winners": [0], "draw": False})
@@ -149,57 +203,14 @@ def test_standings_count_each_seat_a_bot_fills() -> None:
     assert len(table.history) == 1
 
 
-def test_ray_backend_without_ray_says_how_to_get_it(tmp_path: Path) -> None:
-    config = ArenaConfig(COUNTDOWN, ("random",), 2, out=tmp_path, ray="local")
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        with pytest.raises(ArenaError, match=r"parley-games\[ray\]"):
-            run_arena(config)
-    else:
-        report = run_arena(config)  # a real local Ray, when it happens to be installed
-        assert len(_records(tmp_path)) == 2 and report.summary["backend"] == "ray:local"
-
-
-@pytest.fixture
-def fake_ray(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
-    """A stand-in for the Ray API the arena uses, running tasks inline."""
-    calls: dict[str, Any] = {"init": [], "shutdown": 0, "submitted": 0}
-    module = types.ModuleType("ray")
-
-    class Ref:
-        def __init__(self, value: Any) -> None:
-            self.value = value
-
-    def remote(fn: Any) -> Any:
-        def submit(*args: Any) -> Ref:
-            calls["submitted"] += 1
-            return Ref(fn(*args))
-
-        return types.SimpleNamespace(remote=submit)
-
-    module.is_initialized = lambda: bool(calls["init"]) and not calls["shutdown"]  # type: ignore[attr-defined]
-    module.init = lambda address=None: calls["init"].append(address)  # type: ignore[attr-defined]
-    module.shutdown = lambda: calls.__setitem__("shutdown", calls["shutdown"] + 1)  # type: ignore[attr-defined]
-    module.remote = remote  # type: ignore[attr-defined]
-    module.wait = lambda refs, num_returns=1: (refs[:num_returns], refs[num_returns:])  # type: ignore[attr-defined]
-    module.get = lambda ref: ref.value  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "ray", module)
-    yield calls
-
-
-def test_ray_backend_submits_every_game_and_the_driver_writes_records(
-    tmp_path: Path, fake_ray: dict[str, Any]
+def test_ray_backend_without_ray_says_how_to_get_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = ArenaConfig(
-        COUNTDOWN, ("random", SMART), 5, out=tmp_path, seed=2, ray="ray://head:10001"
-    )
-    report = run_arena(config)
-    assert fake_ray == {"init": ["ray://head:10001"], "shutdown": 1, "submitted": 5}
-    assert len(_records(tmp_path)) == 5
-    run_arena(ArenaConfig(COUNTDOWN, ("random", SMART), 5, out=tmp_path / "l", seed=2))
-    assert _records(tmp_path) == _records(tmp_path / "l")
-    assert report.summary["backend"] == "ray:ray://head:10001"
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the `ray` extra were not installed
+    config = ArenaConfig(COUNTDOWN, ("random",), 2, out=tmp_path, ray=True)
+    with pytest.raises(ArenaError, match=r"pip install 'parley-games\[ray\]'"):
+        run_arena(config)
+    assert not (tmp_path / "games").exists()
 
 
 runner = CliRunner()

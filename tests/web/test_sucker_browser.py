@@ -45,6 +45,15 @@ def test_sucker_to_a_capture(people: People, screenshots: Path) -> None:
     p.click("#propose-bargain")
     p.check(f"#to-{others[0]}")
     p.click("text=+ chips promise")
+    row = p.locator(".term-row select")
+    expect(row).to_have_count(3)
+    for i in range(3):  # the promise starts blank: nothing is chosen for the player
+        expect(row.nth(i)).to_have_value("")
+    p.click("#bargain-send")
+    expect(p.locator(".bargain-form .form-error")).to_contain_text("Complete each promise")
+    row.nth(0).select_option(first)
+    row.nth(1).select_option(others[1])
+    row.nth(2).select_option(others[0])
     p.fill("#bargain-note", "Friends?")
     expect(p.locator("#bargain-preview")).to_contain_text(f"propose to {others[0]}:")
     p.click("#bargain-send")
@@ -74,6 +83,14 @@ def test_sucker_to_a_capture(people: People, screenshots: Path) -> None:
     expect(capture).to_be_enabled()
     for page in pages:
         expect(page.locator("#sls-status")).to_contain_text("captured")
+        expect(page.locator("#sls-events")).to_contain_text(
+            f"{first.capitalize()} captures pile 1 ({first} {first})"
+        )
+    # The log tells the capture under the move that made it.
+    q.click("#tab-log")
+    expect(q.locator(".log .log-notes").first).to_contain_text(
+        f"{first.capitalize()} captures pile 1"
+    )
     # The table before the kill, on a laptop and a phone.
     settle(p)
     p.screenshot(path=str(screenshots / "sucker-1366x900.png"))

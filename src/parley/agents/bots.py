@@ -1,117 +1,72 @@
-"""One interface for every bot: an observation and the legal actions in, an action out.
+"""Bots by name: the registry every front end uses to make one.
 
-Bots are made by name. Built in: `random` (uniform legal actions), `default` (the seat's
-default action, what a seat in civil disorder does) and `heuristic` (a per-game player
-from `parley.agents.heuristics`). A name of the form `package.module:attribute` imports a
-bot class or factory, so worker processes can build bots that were never registered there.
+Built in: `random` (uniform legal actions), `default` (the seat's default action, what a
+seat in civil disorder does), `heuristic` (a per-game player from
+`parley.agents.heuristics`), and `negotiator` / `opportunist` (players that make deals in
+press, from `parley.agents.negotiation`). A name of the form `package.module:attribute`
+imports a bot class or factory, so worker processes can build bots that were never
+registered there. The interface itself is `parley.agents.protocol`, re-exported here.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
-from parley.kernel import JSON, Match, Rng, Rules, Viewer
+from parley.kernel import Rules
 from parley.kernel.errors import BadOptions
 
+from .heuristics import has_heuristic, make_heuristic
+from .negotiation import has_negotiator, make_negotiator
+from .protocol import (
+    Bot,
+    BotFactory,
+    Conversation,
+    Decision,
+    DefaultBot,
+    RandomBot,
+    Reply,
+    Say,
+    acts_anytime,
+    decide,
+    decision_for,
+)
 
-class Decision:
-    """What a bot sees when asked to act for a seat.
-
-    `observation` is the seat's own redacted view (kernel envelope with the game's `view`
-    inside); `legal` lists the seat's elementary legal actions (one order of one unit, for
-    composite games). Both are computed on first use, so a bot that needs neither (the
-    random bot) costs nothing. `state` is the rules' state, for convenience; bots must
-    not read what the seat could not see from it.
-    """
-
-    __slots__ = ("_legal", "_match", "_observation", "rng", "rules", "seat", "state")
-
-    def __init__(
-        self,
-        rules: Rules[Any, Any],
-        seat: int,
-        state: Any,
-        rng: Rng,
-        *,
-        observation: dict[str, JSON] | None = None,
-        legal: Sequence[Any] | None = None,
-        match: Match[Any, Any] | None = None,
-    ) -> None:
-        if match is None and (observation is None or legal is None):
-            raise ValueError("a decision needs its match, or its observation and legal actions")
-        self.rules = rules
-        self.seat = seat
-        self.state = state
-        self.rng = rng
-        self._observation = observation
-        self._legal = legal
-        self._match = match
-
-    @property
-    def observation(self) -> dict[str, JSON]:
-        if self._observation is None:
-            assert self._match is not None
-            self._observation = self._match.observe(Viewer.of(self.seat))
-        return self._observation
-
-    @property
-    def legal(self) -> Sequence[Any]:
-        if self._legal is None:
-            assert self._match is not None
-            self._legal = self._match.legal_actions(self.seat)
-        return self._legal
-
-    @property
-    def view(self) -> dict[str, JSON]:
-        """The game's part of the observation."""
-        view = self.observation.get("view", {})
-        return view if isinstance(view, dict) else {}
-
-    def notations(self) -> list[str]:
-        """The legal actions in canonical notation, in the rules' order."""
-        return [self.rules.format(a) for a in self.legal]
-
-
-class Bot(Protocol):
-    name: str
-
-    def choose(self, decision: Decision) -> Any:
-        """An action of the game for `decision.seat`."""
-
-
-class RandomBot:
-    """Uniformly random legal actions (every part drawn, for composite games)."""
-
-    name = "random"
-
-    def choose(self, decision: Decision) -> Any:
-        return decision.rules.random_action(decision.state, decision.seat, decision.rng)
-
-
-class DefaultBot:
-    """Always the seat's default action: a baseline that plays like an absent player."""
-
-    name = "default"
-
-    def choose(self, decision: Decision) -> Any:
-        return decision.rules.default_action(decision.state, decision.seat)
-
-
-BotFactory = Callable[[Rules[Any, Any]], Bot]
+__all__ = [
+    "Bot",
+    "BotFactory",
+    "Conversation",
+    "Decision",
+    "DefaultBot",
+    "RandomBot",
+    "Reply",
+    "Say",
+    "acts_anytime",
+    "bot_names",
+    "decide",
+    "decision_for",
+    "make_bot",
+    "register_bot",
+]
 
 
 def _heuristic(rules: Rules[Any, Any]) -> Bot:
-    from .heuristics import make_heuristic
-
     return make_heuristic(rules)
+
+
+def _negotiator(policy: str) -> BotFactory:
+    def factory(rules: Rules[Any, Any]) -> Bot:
+        return make_negotiator(rules, policy)
+
+    return factory
 
 
 _FACTORIES: dict[str, BotFactory] = {
     "random": lambda rules: RandomBot(),
     "default": lambda rules: DefaultBot(),
     "heuristic": _heuristic,
+    "negotiator": _negotiator("honest"),  # makes deals in press and keeps them
+    "opportunist": _negotiator("opportunist"),  # makes the same deals, then ignores them
 }
 
 
@@ -124,10 +79,11 @@ def bot_names(rules: Rules[Any, Any] | None = None) -> list[str]:
     """Every bot name; with `rules`, only those that can play that game."""
     names = sorted(_FACTORIES)
     if rules is not None:
-        from .heuristics import has_heuristic
-
         if not has_heuristic(rules.spec.name):
             names.remove("heuristic")
+        if not has_negotiator(rules.spec.name):
+            names.remove("negotiator")
+            names.remove("opportunist")
     return names
 
 
@@ -161,13 +117,3 @@ def _imported_bot(path: str, rules: Rules[Any, Any]) -> Bot:
     if not callable(getattr(bot, "choose", None)):
         raise BadOptions(f"{path!r} is not a bot (it has no choose method)", text=path)
     return bot  # type: ignore[no-any-return]
-
-
-def decision_for(match: Match[Any, Any], seat: int, rng: Rng) -> Decision:
-    """What `seat` sees in `match` now, as a bot's input."""
-    return Decision(match.rules, seat, match.state, rng, match=match)
-
-
-def decide(bot: Bot, match: Match[Any, Any], seat: int, rng: Rng) -> Any:
-    """Ask `bot` for `seat`'s action in `match` (not applied)."""
-    return bot.choose(decision_for(match, seat, rng))

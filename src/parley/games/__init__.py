@@ -14,7 +14,13 @@ from typing import Any
 
 from parley.kernel import Rules, UnknownGame
 
-BUILTIN = ("diplomacy", "sucker")
+BUILTIN = (
+    "campus",
+    "diplomacy",
+    "illuminati",
+    "planets",
+    "sucker",
+)
 
 
 @cache

@@ -31,7 +31,8 @@ ANSWERS = [
 
 def test_a_human_can_play_a_whole_game_against_bots(tmp_path: Path) -> None:
     record = tmp_path / "sucker.json"
-    lines = ["help", "banana", *ANSWERS * 60]
+    # An empty line after each answer lets play go on at an out-of-turn prompt.
+    lines = ["help", "options", "banana", *[x for a in ANSWERS * 60 for x in (a, "")]]
     result = CliRunner().invoke(
         app,
         ["play", "sls", "--seat", "1", "--seed", "4", "--save", str(record)],
@@ -39,7 +40,8 @@ def test_a_human_can_play_a_whole_game_against_bots(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "you are Red" in result.output
-    assert "Legal now: play red" in result.output
+    assert "say TEXT" in result.output
+    assert "Legal now:\n  Your decision:\n    play red" in result.output
     assert "'banana' is not understood" in result.output
     assert "Piles (bottom to top):" in result.output
     assert "Game over" in result.output

@@ -12,7 +12,8 @@ from rich.table import Table
 
 from parley.kernel import ParleyError, load_record, parse_option_pairs
 
-from .play import ForkPoint, GameResult
+from .play import ForkPoint
+from .play import Progress as RunProgress
 from .report import PLOT, RESULTS, SUMMARY
 from .run import ArenaConfig, ArenaReport, parse_bots, run_arena
 
@@ -33,7 +34,12 @@ def arena_command(
         str, typer.Option(help="Bots, comma-separated; cycled over the seats, rotated per game.")
     ] = "random",
     games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.")] = 10,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-w", help="Worker processes (default 1; with --ray, the cluster's CPUs)."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
     out: Annotated[Path | None, typer.Option(help="Directory for records and reports.")] = None,
     seats: Annotated[int, typer.Option(help="Seats per game (default: the game's).")] = 0,
@@ -48,9 +54,19 @@ def arena_command(
     ] = None,
     at: Annotated[int, typer.Option(help="With --from: keep the record's first N entries.")] = 0,
     ray: Annotated[
+        bool, typer.Option("--ray", help="Play the games on Ray (the cluster ray.init() finds).")
+    ] = False,
+    ray_address: Annotated[
         str | None,
-        typer.Option(help="Run the games on a Ray cluster at this address ('local' for one here)."),
+        typer.Option(
+            help="Play on the Ray cluster at this address (HOST:6379, ray://HOST:10001, "
+            "'auto', or 'local' for a new one here); implies --ray."
+        ),
     ] = None,
+    concurrency: Annotated[
+        int,
+        typer.Option(help="With --ray: games each worker plays at once (for bots that wait)."),
+    ] = 1,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
     """Play many seeded games between bots; report wins, draws and TrueSkill ratings."""
@@ -77,6 +93,8 @@ def arena_command(
             max_plies=max_plies or None,
             fork=fork,
             ray=ray,
+            ray_address=ray_address,
+            concurrency=concurrency,
         )
         report = _run(config, quiet)
     except ParleyError as err:
@@ -91,15 +109,16 @@ def _run(config: ArenaConfig, quiet: bool) -> ArenaReport:
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        TextColumn("{task.fields[in_flight]} in flight, {task.fields[failed]} failed"),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=console, transient=False) as progress:
-        bar = progress.add_task(f"{config.game} games", total=config.games)
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task(f"{config.game} games", total=config.games, in_flight=0, failed=0)
 
-        def advance(result: GameResult) -> None:
-            progress.advance(bar)
+        def show(state: RunProgress) -> None:
+            bar.update(task, completed=state.done, in_flight=state.in_flight, failed=state.failed)
 
-        return run_arena(config, advance)
+        return run_arena(config, on_progress=show)
 
 
 def _print_report(report: ArenaReport) -> None:
@@ -131,5 +150,22 @@ def _print_report(report: ArenaReport) -> None:
         f"({report.games_per_second:.2f} games/s); {summary['capped']} reached the ply cap "
         f"and ended in an agreed draw."
     )
+    press = summary.get("press")
+    if isinstance(press, dict) and (
+        any(press["messages_by_bot"].values()) or any(press["promises"].values())
+    ):
+        sent = ", ".join(f"{bot} {n}" for bot, n in sorted(press["messages_by_bot"].items()))
+        kept = press["promises"]
+        console.print(
+            f"Press: messages sent by {sent}; promises kept {kept['kept']}, broken "
+            f"{kept['broken']}, still open {kept['open']}."
+        )
+    if report.config.on_ray:
+        nodes = summary.get("nodes")
+        per_node = ", ".join(str(n) for n in nodes.values()) if isinstance(nodes, dict) else ""
+        console.print(
+            f"On {summary['backend']}: {summary['workers']} workers; games per node: "
+            f"{per_node}; {summary['retried']} games played again after their worker was lost."
+        )
     out = report.config.out
     console.print(f"Records in {out / 'games'}; {out / SUMMARY}, {out / RESULTS}, {out / PLOT}.")

@@ -19,7 +19,8 @@ from parley import games
 from parley.kernel import JSON, Match, ParleyError, Rng, Rules, UnknownGame, replay
 from parley.kernel.errors import BadOptions
 
-from ..bots import Bot, decide, make_bot
+from ..bots import Bot, Conversation, acts_anytime, decide, make_bot
+from ..negotiation import promise_tally
 
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -89,6 +90,7 @@ class GameTask:
     out_dir: str | None = None  # write the record here; None returns it in the result
     fork: ForkPoint | None = None
     game_class: str | None = None  # import path of the rules, for games registered at run time
+    press: bool = True  # whether talking bots may send press
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +107,8 @@ class GameResult:
     bot_errors: dict[str, int] = field(default_factory=dict)
     path: str | None = None
     record: dict[str, JSON] | None = None
+    press_sent: tuple[int, ...] = ()  # messages each seat sent
+    promises: dict[str, int] = field(default_factory=dict)  # kept / broken / open, per game
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -117,7 +121,21 @@ class GameResult:
             "seconds": round(self.seconds, 6),
             "bot_errors": dict(self.bot_errors),
             "record": self.path,
+            "press_sent": list(self.press_sent),
+            "promises": dict(self.promises),
         }
+
+
+@dataclass(slots=True)
+class Progress:
+    """Where a run stands, as a progress bar shows it; updated by whichever backend plays."""
+
+    total: int
+    workers: int = 0  # processes playing games (worker processes or Ray actors)
+    done: int = 0
+    in_flight: int = 0
+    failed: int = 0  # attempts lost with their worker; each such game was played again
+    nodes: dict[str, int] = field(default_factory=dict)  # Ray: finished games per node id
 
 
 def record_name(index: int) -> str:
@@ -142,9 +160,13 @@ def play_game(task: GameTask) -> GameResult:
     bots: dict[str, Bot] = {name: make_bot(name, rules) for name in set(task.lineup)}
     rngs = [Rng(task.bot_seed).fork(seat + 1) for seat in range(match.seats)]
     errors: dict[str, int] = {}
+    talk = Conversation(match, press=task.press)
+    talkers = {n for n, bot in bots.items() if getattr(bot, "talks", False)}
+    anytime = {n for n, bot in bots.items() if acts_anytime(bot)}
     plies = 0
     while not match.is_over and plies < task.max_plies:
-        owing = sorted(match.turn().owing)
+        turn = match.turn()
+        owing = sorted(turn.owing)
         if not owing:
             break
         for seat in owing:
@@ -152,13 +174,23 @@ def play_game(task: GameTask) -> GameResult:
                 continue
             name = task.lineup[seat]
             try:
-                match.act(seat, decide(bots[name], match, seat, rngs[seat]))
+                if name in talkers:
+                    action = talk.step(bots[name], seat, rngs[seat])
+                    if match.is_over or seat not in match.turn().owing:
+                        continue  # its draw vote ended the game
+                    if action is None:
+                        raise ParleyError("an owed decision was answered with no action")
+                else:
+                    action = decide(bots[name], match, seat, rngs[seat])
+                match.act(seat, action)
             except ParleyError:
                 # A bot that answers with something illegal loses its turn to the default,
                 # as a player whose orders cannot be used would.
                 errors[name] = errors.get(name, 0) + 1
-                match.act_default(seat)
+                if not match.is_over and seat in match.turn().owing:
+                    match.act_default(seat)
             plies += 1
+        plies += _out_of_turn(match, talk, task, bots, anytime, rngs, errors)
     capped = not match.is_over
     if capped:
         for seat in sorted(rules.alive(match.state)):
@@ -173,6 +205,8 @@ def play_game(task: GameTask) -> GameResult:
         target.write_text(json.dumps(record, indent=1), encoding="utf-8")
         path = str(target)
     return GameResult(
+        press_sent=tuple(talk.sent),
+        promises=promise_tally(rules, match),
         index=task.index,
         seed=task.seed,
         lineup=task.lineup,
@@ -184,3 +218,31 @@ def play_game(task: GameTask) -> GameResult:
         path=path,
         record=None if task.out_dir is not None else record,
     )
+
+
+def _out_of_turn(
+    match: Match[Any, Any],
+    talk: Conversation,
+    task: GameTask,
+    bots: Mapping[str, Bot],
+    anytime: set[str],
+    rngs: Sequence[Rng],
+    errors: dict[str, int],
+) -> int:
+    """Give bots that act out of turn one chance each; the actions they took."""
+    if not anytime or match.is_over:
+        return 0
+    taken = 0
+    turn = match.turn()
+    for seat in sorted(turn.anytime - turn.owing):
+        name = task.lineup[seat]
+        if name not in anytime or match.is_over or not match.turn().can_act(seat):
+            continue
+        try:
+            action = talk.step(bots[name], seat, rngs[seat], owed=False)
+            if action is not None and not match.is_over:
+                match.act(seat, action)
+                taken += 1
+        except ParleyError:
+            errors[name] = errors.get(name, 0) + 1
+    return taken

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,7 @@ from .play import (
     ForkPoint,
     GameResult,
     GameTask,
+    Progress,
     game_seeds,
     import_path,
     lineup,
@@ -31,6 +35,9 @@ from .ratings import Standings
 from .report import PLOT, plot_ratings, write_results, write_summary
 
 GAMES_DIR = "games"
+# A game lost with its worker this many times is not tried again: something in it (a bot
+# that crashes its process or exhausts memory) kills workers, and would go on doing so.
+MAX_LOSSES = 3
 
 
 class ArenaError(ParleyError):
@@ -41,19 +48,34 @@ class ArenaError(ParleyError):
 
 @dataclass(frozen=True, slots=True)
 class ArenaConfig:
-    """One arena run. `game` is a registered name or a `module:attribute` path."""
+    """One arena run. `game` is a registered name or a `module:attribute` path.
+
+    `workers` defaults to one local process, or on Ray to one worker per CPU of the cluster.
+    """
 
     game: str
     bots: tuple[str, ...] = ("random",)
     games: int = 10
-    workers: int = 1
+    workers: int | None = None
     seed: int = 0
     out: Path = Path("arena-out")
     seats: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     max_plies: int | None = None
     fork: ForkPoint | None = None
-    ray: str | None = None  # a Ray address ("auto", "ray://head:10001", "local")
+    ray: bool = False  # play on Ray: the cluster `ray.init()` finds, unless `ray_address`
+    ray_address: str | None = None  # "auto", "HOST:6379", "ray://HOST:10001", "local"
+    concurrency: int = 1  # games each Ray worker plays at once (threads; for waiting bots)
+
+    @property
+    def on_ray(self) -> bool:
+        return self.ray or self.ray_address is not None
+
+    @property
+    def backend(self) -> str:
+        if not self.on_ray:
+            return "processes"
+        return f"ray:{self.ray_address}" if self.ray_address else "ray"
 
 
 @dataclass(slots=True)
@@ -75,10 +97,21 @@ def plan(config: ArenaConfig) -> list[GameTask]:
     """The run's games, checked before any is played: game, seats, options, bots, fork."""
     if config.games < 1:
         raise ArenaError("an arena run needs at least one game (--games)")
-    if config.workers < 1:
+    if config.workers is not None and config.workers < 1:
         raise ArenaError("--workers must be at least 1")
+    if config.concurrency < 1:
+        raise ArenaError("--concurrency must be at least 1")
+    if config.concurrency > 1 and not config.on_ray:
+        raise ArenaError(
+            "--concurrency applies to Ray workers (--ray); local worker processes play one "
+            "game at a time"
+        )
     if not config.bots:
         raise ArenaError("name at least one bot (--bots)")
+    if config.on_ray:
+        from .cluster import import_ray
+
+        import_ray()  # says how to install Ray when it is missing, before anything is made
     rules = resolve_rules(config.game)
     spec = rules.spec
     options: dict[str, Any]
@@ -115,7 +148,7 @@ def plan(config: ArenaConfig) -> list[GameTask]:
                 bot_seed=bot_seed,
                 lineup=lineup(config.bots, seats, index),
                 max_plies=cap,
-                out_dir=None if config.ray else str(out_games),
+                out_dir=None if config.on_ray else str(out_games),
                 fork=config.fork,
                 game_class=import_path(rules),
             )
@@ -126,24 +159,37 @@ def plan(config: ArenaConfig) -> list[GameTask]:
 def run_arena(
     config: ArenaConfig,
     on_result: Callable[[GameResult], None] | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
 ) -> ArenaReport:
-    """Play the run, write records and reports under `config.out`, and return the figures."""
+    """Play the run, write records and reports under `config.out`, and return the figures.
+
+    Each record is on disk as soon as its game's result arrives, so a run that stops
+    part-way keeps every game it finished.
+    """
     tasks = plan(config)
     (config.out / GAMES_DIR).mkdir(parents=True, exist_ok=True)
+    progress = Progress(total=len(tasks))
+
+    def notify() -> None:
+        if on_progress is not None:
+            on_progress(progress)
+
     started = time.perf_counter()
     results: list[GameResult] = []
-    for result in _execute(config, tasks):
+    for result in _execute(config, tasks, progress, notify):
         if result.record is not None:
             result = _store(config.out / GAMES_DIR, result)
         results.append(result)
+        progress.done += 1
         if on_result is not None:
             on_result(result)
+        notify()
     seconds = time.perf_counter() - started
     results.sort(key=lambda r: r.index)
     table = Standings(list(dict.fromkeys(config.bots)))
     for result in results:
         table.add(result.lineup, result.outcome)
-    summary = _summary(config, tasks, results, table, seconds)
+    summary = _summary(config, tasks, results, table, seconds, progress)
     write_results(config.out, [r.to_json() for r in results])
     write_summary(config.out, summary)
     title = resolve_rules(config.game).spec.title
@@ -171,40 +217,90 @@ def _store(directory: Path, result: GameResult) -> GameResult:
     )
 
 
-def _execute(config: ArenaConfig, tasks: Sequence[GameTask]) -> Iterator[GameResult]:
-    if config.ray is not None:
-        yield from _execute_ray(config.ray, tasks)
-    elif config.workers == 1 or len(tasks) == 1:
+def _execute(
+    config: ArenaConfig,
+    tasks: Sequence[GameTask],
+    progress: Progress,
+    notify: Callable[[], None],
+) -> Iterator[GameResult]:
+    if config.on_ray:
+        from .cluster import execute_on_ray
+
+        yield from execute_on_ray(config, tasks, progress, notify)
+        return
+    workers = min(config.workers or 1, len(tasks))
+    progress.workers = workers
+    if workers == 1:
         for task in tasks:
-            yield play_game(task)
-    else:
-        # Spawned workers import parley afresh: no state leaks from the parent, and it works
-        # the same on every platform.
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(min(config.workers, len(tasks))) as pool:
-            yield from pool.imap_unordered(play_game, tasks, chunksize=1)
+            progress.in_flight = 1
+            notify()
+            result = play_game(task)
+            progress.in_flight = 0
+            yield result
+        return
+    yield from _execute_pool(workers, tasks, progress, notify)
 
 
-def _execute_ray(address: str, tasks: Sequence[GameTask]) -> Iterator[GameResult]:
+def _execute_pool(
+    workers: int,
+    tasks: Sequence[GameTask],
+    progress: Progress,
+    notify: Callable[[], None],
+) -> Iterator[GameResult]:
+    """Play on local worker processes; games lost with a dead worker are played again."""
+    # Spawned workers import parley afresh: no state leaks from the parent, and it works
+    # the same on every platform. Only as many games as workers are handed out at once, so
+    # the games in flight are the games being played.
+    queue = deque(tasks)
+    running: dict[Future[GameResult], GameTask] = {}
+    losses: dict[int, int] = {}
+    pool: ProcessPoolExecutor | None = None
     try:
-        import ray
-    except ImportError:
-        raise ArenaError(
-            "--ray needs the optional Ray package: pip install 'parley-games[ray]'"
-        ) from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(address=None if address == "local" else address)
-    try:
-        remote = ray.remote(play_game)
-        pending = [remote.remote(task) for task in tasks]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                yield ray.get(ref)
+        while queue or running:
+            if pool is None:
+                pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            while queue and len(running) < workers:
+                task = queue.popleft()
+                running[pool.submit(play_game, task)] = task
+            progress.in_flight = len(running)
+            notify()
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            lost: list[GameTask] = []
+            for future in finished:
+                task = running.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    lost.append(task)
+                    continue
+                progress.in_flight = len(running)
+                yield result
+            if not lost:
+                continue
+            # A worker process died (killed, crashed, out of memory): the pool is broken and
+            # every game still in it is lost, but for those that finished just before. Start
+            # a new pool and play the lost games again.
+            pool.shutdown(wait=True, cancel_futures=True)
+            for future, task in running.items():
+                if not future.cancelled() and future.exception() is None:
+                    yield future.result()
+                else:
+                    lost.append(task)
+            running.clear()
+            pool = None
+            for task in sorted(lost, key=lambda t: t.index, reverse=True):
+                losses[task.index] = losses.get(task.index, 0) + 1
+                if losses[task.index] >= MAX_LOSSES:
+                    raise ArenaError(
+                        f"game {task.index} was lost with its worker {MAX_LOSSES} times (a "
+                        f"bot that crashes its process or runs out of memory?); "
+                        f"{progress.done} games finished and written"
+                    )
+                queue.appendleft(task)
+            progress.failed += len(lost)
     finally:
-        if started_here:
-            ray.shutdown()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _summary(
@@ -213,6 +309,7 @@ def _summary(
     results: Sequence[GameResult],
     table: Standings,
     seconds: float,
+    progress: Progress,
 ) -> dict[str, JSON]:
     rules = resolve_rules(config.game)
     out: dict[str, JSON] = {
@@ -222,8 +319,8 @@ def _summary(
         "seats": tasks[0].seats,
         "options": dict(tasks[0].options),
         "seed": config.seed,
-        "workers": config.workers,
-        "backend": f"ray:{config.ray}" if config.ray else "processes",
+        "workers": progress.workers,
+        "backend": config.backend,
         "max_plies": tasks[0].max_plies,
         "seconds": round(seconds, 3),
         "games_per_second": round(len(results) / seconds, 3) if seconds > 0 else None,
@@ -231,12 +328,35 @@ def _summary(
         "ended_by_rules": sum(1 for r in results if not r.capped),
         "capped": sum(1 for r in results if r.capped),
         "bot_errors": _sum_errors(results),
+        "press": _press(results),
         "standings": table.to_json(),
         "records": GAMES_DIR,
     }
+    out["retried"] = progress.failed
+    if config.on_ray:
+        out["concurrency"] = config.concurrency
+        out["nodes"] = dict(sorted(progress.nodes.items()))
     if config.fork is not None:
         out["forked_from"] = {"record": config.fork.source, "at": config.fork.at}
     return out
+
+
+def _press(results: Sequence[GameResult]) -> dict[str, JSON]:
+    """Messages sent per bot and per seat, and the promises made in press or bargains."""
+    by_bot: dict[str, int] = {}
+    by_seat: dict[int, int] = {}
+    promises = {"kept": 0, "broken": 0, "open": 0}
+    for r in results:
+        for seat, sent in enumerate(r.press_sent):
+            by_bot[r.lineup[seat]] = by_bot.get(r.lineup[seat], 0) + sent
+            by_seat[seat] = by_seat.get(seat, 0) + sent
+        for verdict, n in r.promises.items():
+            promises[verdict] = promises.get(verdict, 0) + n
+    return {
+        "messages_by_bot": by_bot,
+        "messages_by_seat": {str(k): v for k, v in sorted(by_seat.items())},
+        "promises": promises,
+    }
 
 
 def _sum_errors(results: Sequence[GameResult]) -> dict[str, JSON]:

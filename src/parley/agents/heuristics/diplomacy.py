@@ -22,7 +22,7 @@ from typing import Any
 from parley.games.diplomacy import DiplomacyState, DipMap
 from parley.kernel import Rules
 
-from ..bots import Decision
+from ..protocol import Decision
 
 # Scores of a move's destination: the higher, the better.
 _NEUTRAL_CENTRE = 30

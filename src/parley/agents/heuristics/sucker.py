@@ -29,7 +29,7 @@ from parley.games.sucker import (
 )
 from parley.kernel import Rules
 
-from ..bots import Decision
+from ..protocol import Decision
 
 _WIN = 1000.0
 

@@ -68,6 +68,9 @@ def move_bound(seats: int, chips: int) -> int:
 def note(state: SuckerState, text: str) -> None:
     """Remember a public table event (the newest last)."""
     state.recent = (*state.recent[1 - RECENT :], text)
+    # Tagged with the action that caused it (counted from 1), so a log can place it.
+    state.recent_actions = (*state.recent_actions[1 - RECENT :], state.applied + 1)
+    state.noted += 1
 
 
 def _name(seat: int) -> str:
@@ -93,8 +96,9 @@ def start_rescue(state: SuckerState, target: int, anchor: int) -> None:
     state.anchor = anchor
     state.asked = -1
     state.stall += 1
-    note(state, f"{_name(target)} has the move but no chips: who will rescue?")
-    _ask_from(state, 1)
+    if any(s != target and state.alive[s] and state.prisoners(s) for s in range(state.seats)):
+        note(state, f"{_name(target)} has the move but no chips: who will rescue?")
+    _ask_from(state, 1)  # with nobody to ask, the defeat is told at once
 
 
 def _position(state: SuckerState, seat: int) -> int:
@@ -124,10 +128,14 @@ def defeat(state: SuckerState, seat: int) -> None:
     if len(living) == 1:
         state.winner = living[0]
         state.phase = Phase.OVER
-        note(state, f"{_name(seat)} is defeated; {_name(living[0])} is the last survivor")
+        note(
+            state,
+            f"{_name(seat)} is out of chips and defeated; "
+            f"{_name(living[0])} is the last survivor and wins",
+        )
         return
     back = rebound_target(state, seat)
-    note(state, f"{_name(seat)} is defeated; the move rebounds to {_name(back)}")
+    note(state, f"{_name(seat)} is out of chips and defeated; the move rebounds to {_name(back)}")
     state.holder = back
     state.choices = ()
     if state.held(back):
@@ -208,8 +216,31 @@ def apply(state: SuckerState, seat: int, action: Action) -> None:
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise IllegalAction(f"{action!r} is not a So Long Sucker action")
+    before = state.noted
     handler(state, seat, action)
     check_stall(state)
+    state.applied += 1
+    if state.noted != before:
+        state.latest_from = before  # the table events this action caused, for status lines
+
+
+def _not_yours(state: SuckerState, seat: int) -> str:
+    """Why `seat` may not play a chip now: what it owes instead, or who has the move."""
+    who = _who(state, seat)
+    if seat == state.actor():
+        if state.phase is Phase.NEXT:
+            choices = ", ".join(_name(s) for s in state.choices)
+            example = label(state.choices[0])
+            return f"{who} must first choose who moves next ({choices}), e.g. 'next {example}'"
+        if state.phase is Phase.KILL:
+            return f"{who} must first kill one chip of the captured pile ('kill <colour>')"
+        if state.phase is Phase.RESCUE:
+            return f"{who} must first rescue {_name(state.holder)} with prisoners or 'decline'"
+    actor = state.actor()
+    if state.phase is Phase.MOVE and actor is not None:
+        return f"{who} does not have the move: {_name(actor)} has"
+    owing = _name(actor if actor is not None else state.holder)
+    return f"{who} does not have the move: {owing} owes a decision first"
 
 
 def _who(state: SuckerState, seat: int) -> str:
@@ -233,7 +264,7 @@ def _player(state: SuckerState, seat: int, role: str) -> int:
 
 def _play(state: SuckerState, seat: int, action: Play) -> None:
     if state.phase is not Phase.MOVE or seat != state.holder:
-        raise IllegalAction(f"{_who(state, seat)} does not have the move")
+        raise IllegalAction(_not_yours(state, seat))
     chip = _chip(state, action.chip)
     if not state.hands[seat][chip]:
         raise IllegalAction(f"{_who(state, seat)} holds no {label(chip)} chip")
@@ -258,7 +289,11 @@ def _play(state: SuckerState, seat: int, action: Play) -> None:
         return
     # Two chips of one colour in a row: the owner of that colour captures.
     if state.alive[chip]:
-        note(state, f"{_name(chip)} captures pile {action.pile} and must kill one chip of it")
+        note(
+            state,
+            f"{_name(chip)} captures pile {action.pile} ({' '.join(label(c) for c in pile)}) "
+            "and must kill one chip of it",
+        )
         del state.piles[action.pile]
         state.phase = Phase.KILL
         state.capturer = chip
@@ -286,7 +321,10 @@ def _choose(state: SuckerState, seat: int, action: ChooseNext) -> None:
             f"not {_who(state, action.player)}"
         )
     state.stall += 1
-    note(state, f"{_name(seat)} gives the move to {_name(action.player)}")
+    if action.player == seat:
+        note(state, f"{_name(seat)} keeps the move")
+    else:
+        note(state, f"{_name(seat)} gives the move to {_name(action.player)}")
     give_move(state, action.player, seat)
 
 
@@ -453,6 +491,8 @@ def _accept(state: SuckerState, seat: int, action: Accept) -> None:
         del state.bargains[bargain.id]
         state.agreed.append(bargain)
         del state.agreed[:-AGREED_SHOWN]
+        if not bargain.private:
+            note(state, f"bargain #{bargain.id} from {_name(bargain.proposer)} is agreed")
     else:
         state.bargains[bargain.id] = bargain
 
@@ -460,6 +500,8 @@ def _accept(state: SuckerState, seat: int, action: Accept) -> None:
 def _reject(state: SuckerState, seat: int, action: Reject) -> None:
     bargain = _answerable(state, seat, action.bargain)
     del state.bargains[bargain.id]
+    if not bargain.private:  # a private bargain's fate stays between its parties
+        note(state, f"{_name(seat)} rejects bargain #{bargain.id} from {_name(bargain.proposer)}")
 
 
 def _withdraw(state: SuckerState, seat: int, action: Withdraw) -> None:
@@ -467,6 +509,8 @@ def _withdraw(state: SuckerState, seat: int, action: Withdraw) -> None:
     if bargain.proposer != seat:
         raise IllegalAction(f"only the proposer may withdraw bargain {bargain.id}")
     del state.bargains[bargain.id]
+    if not bargain.private:
+        note(state, f"{_name(seat)} withdraws bargain #{bargain.id}")
 
 
 _HANDLERS: dict[type, Callable[[SuckerState, int, Any], None]] = {

@@ -76,6 +76,10 @@ class SuckerState:
     agreed: list[Bargain] = field(default_factory=list)  # the most recent agreements
     next_bargain: int = 1
     recent: tuple[str, ...] = ()  # the latest public table events, oldest first
+    recent_actions: tuple[int, ...] = ()  # for each recent event, the action that caused it
+    applied: int = 0  # actions applied so far
+    noted: int = 0  # public table events so far (recent holds the last few)
+    latest_from: int = 0  # where the events of the latest action that caused any begin
 
     def clone(self) -> SuckerState:
         return SuckerState(
@@ -105,6 +109,10 @@ class SuckerState:
             agreed=self.agreed[:],
             next_bargain=self.next_bargain,
             recent=self.recent,
+            recent_actions=self.recent_actions,
+            applied=self.applied,
+            noted=self.noted,
+            latest_from=self.latest_from,
         )
 
     # --- small questions the rules ask often ---------------------------------------

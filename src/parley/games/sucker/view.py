@@ -40,6 +40,11 @@ def _chips(counts: list[int]) -> dict[str, int]:
     return {label(c): n for c, n in enumerate(counts) if n}
 
 
+def _latest(state: SuckerState) -> int:
+    """How many of the kept table events the latest eventful action caused."""
+    return min(state.noted - state.latest_from, len(state.recent))
+
+
 def observe(state: SuckerState, viewer: Viewer) -> dict[str, JSON]:
     phase = state.phase
     actor = state.actor()
@@ -74,6 +79,13 @@ def observe(state: SuckerState, viewer: Viewer) -> dict[str, JSON]:
         "winner": None if state.winner is None else label(state.winner),
         "draw": state.drawn,
         "recent": list(state.recent),
+        "recent_actions": list(state.recent_actions),
+        "events": state.noted,
+        "latest": list(
+            state.recent[
+                len(state.recent) - min(state.noted - state.latest_from, len(state.recent)) :
+            ]
+        ),
         "bargains": {
             "open": [bargain_json(b) for b in state.bargains.values() if sees(b, viewer)],
             "agreed": [bargain_json(b) for b in state.agreed if sees(b, viewer)],
@@ -106,6 +118,10 @@ def _get(mapping: Mapping[str, Any], key: str, default: Any = None) -> Any:
 
 def _hand_text(hand: Mapping[str, Any]) -> str:
     return ", ".join(f"{n} {c}" for c, n in hand.items()) or "no chips"
+
+
+def _count(n: Any, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _title(name: Any) -> str:
@@ -151,13 +167,14 @@ def _example(view: Mapping[str, Any]) -> str:
 
 
 def _bargain_line(bargain: Mapping[str, Any]) -> str:
-    terms = "; ".join(_get(bargain, "terms", []))
-    note = f' "{bargain["note"]}"' if bargain.get("note") else ""
+    said = "; ".join(_get(bargain, "terms", []))
+    if bargain.get("note"):
+        said = f'{said} "{bargain["note"]}"'.lstrip()
     private = " (private)" if bargain.get("private") else ""
     to = ", ".join(_get(bargain, "to", []))
     accepted = _get(bargain, "accepted_by", [])
     yes = f" [accepted by {', '.join(accepted)}]" if accepted else ""
-    return f"  #{bargain.get('number')} {bargain.get('from')} to {to}{private}: {terms}{note}{yes}"
+    return f"  #{bargain.get('number')} {bargain.get('from')} to {to}{private}: {said}{yes}"
 
 
 def render(observation: Mapping[str, Any]) -> str:
@@ -170,7 +187,7 @@ def render(observation: Mapping[str, Any]) -> str:
     you = view.get("you")
     lines = [
         f"So Long Sucker: {len(players)} players, {view.get('chips_per_colour')} chips each, "
-        f"{view.get('moves', 0)} chips played"
+        f"{_count(view.get('moves', 0), 'chip')} played"
     ]
     lines.append("Players (number colour: hand):")
     for player in players:

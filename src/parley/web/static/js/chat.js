@@ -177,9 +177,21 @@ export class ChatPanel {
     return h(
       "li",
       { class: ["message", entry.seat === me && "mine", entry.type === "event" && "event"], dataset: { seq: entry.seq } },
-      h("div", { class: "message-head" }, h("span", { class: "swatch", style: { background: colour } }), h("strong", {}, sender), player ? h("span", { class: "muted" }, player) : null, entry.type === "event" ? h("span", { class: "badge" }, "bargain") : null),
+      h("div", { class: "message-head" }, h("span", { class: "swatch", style: { background: colour } }), h("strong", {}, sender), player ? h("span", { class: "muted" }, player) : null, entry.type === "event" ? h("span", { class: "badge" }, "bargain") : null, this.meta(entry)),
       h("div", { class: "message-text" }, entry.text),
     );
+  }
+
+  /** When a message was sent and in which phase: the server's time if it gives one, else
+   * when this page received it live (messages loaded with the history show their phase). */
+  meta(entry) {
+    const phase = this.ctx.phaseAt ? this.ctx.phaseAt(entry.seq) : "";
+    const ms = typeof entry.at === "number" ? entry.at * 1000 : entry.received;
+    const when = ms ? new Date(ms) : null;
+    const time = when ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+    const text = [phase, time].filter(Boolean).join(" · ");
+    if (!text) return null;
+    return h("span", { class: "message-meta", title: when ? when.toLocaleString() : phase }, text);
   }
 
   open(key) {

@@ -152,7 +152,7 @@ export class GameView {
       case "entries": {
         const fresh = [];
         for (const entry of msg.entries || []) {
-          if (!this.entries.has(entry.seq)) fresh.push(entry);
+          if (!this.entries.has(entry.seq)) fresh.push(Object.assign(entry, { received: Date.now() }));
           this.entries.set(entry.seq, entry);
         }
         for (const entry of msg.revealed || []) this.entries.set(entry.seq, entry);
@@ -201,6 +201,7 @@ export class GameView {
       fill(el, detail ? "○ reconnecting…" : "○ connecting…");
     } else if (state === "lost") {
       this.wasLost = true;
+      this.missedAway = null;  // counted afresh once back: what passed meanwhile was missed away
       fill(el, `✕ connection lost, retrying in ${detail} s `, retry);
       el.title = "the connection to the server was lost; it comes back by itself";
     } else if (state === "refused") {
@@ -270,11 +271,15 @@ export class GameView {
       unreadChanged: () => this.showUnread(),
       seatColour: (seat) => (this.renderer && this.renderer.seatColour ? this.renderer.seatColour(seat) : "#888"),
       chatEvents: () => (this.renderer && this.renderer.chatEvents ? this.renderer.chatEvents() : []),
+      phaseAt: (seq) => (this.renderer && this.renderer.phaseAt ? this.renderer.phaseAt(seq) : ""),
       chatExtras: (key) => (this.renderer && this.renderer.chatExtras ? this.renderer.chatExtras(key) : null),
       addEntries: (list) => {
         let fresh = false;
         for (const entry of list) {
-          if (!this.entries.has(entry.seq)) fresh = true;
+          if (!this.entries.has(entry.seq)) {
+            entry.received = Date.now();  // when this page learnt of it, for the chat
+            fresh = true;
+          }
           this.entries.set(entry.seq, entry);
         }
         if (fresh) this.refresh("entries");
@@ -506,13 +511,18 @@ export class GameView {
       parts.push(h("div", { class: "banner banner-info" }, "You are watching as a spectator: you see the public board and public press only."));
     }
     const mine = mySeat !== null && g.seats ? g.seats[mySeat] : null;
+    // Deadlines missed before this page was open (or while its connection was lost) were
+    // missed "while away"; one that passes with the page open was not.
+    if (mine && (this.missedAway === undefined || this.missedAway === null)) this.missedAway = mine.missed;
+    if (mine && !mine.missed) this.missedAway = 0;
     if (mine && g.status === "active" && (mine.controller !== "human" || mine.missed)) {
+      const away = mine.controller !== "human" || this.missedAway > 0;
       const why = mine.controller === "bot" ? "a bot is playing your seat" : mine.controller === "disorder" ? "your seat is in civil disorder" : `you missed ${plural(mine.missed, "deadline")}`;
       parts.push(
         h(
           "div",
           { class: "banner banner-warn", id: "back-banner" },
-          `While you were away, ${why}. `,
+          away ? `While you were away, ${why}. ` : `The deadline passed before you acted (${plural(mine.missed, "deadline")} missed): your seat's default was used. `,
           h(
             "button",
             {
@@ -528,7 +538,7 @@ export class GameView {
                 }
               },
             },
-            "I'm back",
+            away ? "I'm back" : "Got it",
           ),
         ),
       );
@@ -594,7 +604,8 @@ export class GameView {
       } else {
         continue;
       }
-      items.push(h("li", { dataset: { seq: entry.seq } }, h("span", { class: "seq" }, `#${entry.seq}`), " ", text));
+      const notes = this.renderer.logNotes ? this.renderer.logNotes(entry) : [];
+      items.push(h("li", { dataset: { seq: entry.seq } }, h("span", { class: "seq" }, `#${entry.seq}`), " ", text, notes.length ? h("ul", { class: "log-notes" }, notes.map((n) => h("li", {}, n))) : null));
     }
     items.reverse();
     fill(this.logEl, items.length ? items : h("li", { class: "muted" }, "Nothing has happened yet."));

@@ -11,7 +11,11 @@ import { loadGeometry, provincesSeen } from "./geometry.js";
 import { candidates, MODE_KINDS, nextTargets, province, readOrder, readUnit } from "./notation.js";
 
 // Display colours by seat index (the classical map's powers in its order); presentation only.
-const PALETTE = ["#c8423b", "#3b4fb5", "#3d9ad6", "#676a6e", "#3f9b45", "#8e5bb6", "#e0b52b", "#d2742c", "#2a9d8f", "#b5487c"];
+// The first seven are told apart from each other, from the sea and from neutral land, also
+// by colour-blind players: `python -m parley.web.maps.palette` checks them (docs/web.md).
+const PALETTE = ["#7f1d3a", "#8a5c80", "#3174fd", "#80867a", "#2b7905", "#6a2fc8", "#e5a921", "#d2742c", "#2a9d8f", "#b5487c"];
+// How far a power's colour is mixed with white to fill its provinces.
+const FILL_TINT = 0.3;
 const SEASONS = { S: "Spring", F: "Fall", W: "Winter" };
 const KINDS = { M: "Movement", R: "Retreats", A: "Adjustments" };
 
@@ -115,6 +119,12 @@ export class DiplomacyBoard {
       this.deselect(false);
       this.showResults = true;
       this.submitError = null;
+    }
+    const phase = view.position ? view.position.phase : null;
+    if (phase !== this.typedPhase) {
+      // Text typed for an earlier phase means nothing now: start the new phase empty.
+      if (this.typedPhase !== undefined) this.typedText = "";
+      this.typedPhase = phase;
     }
     this.syncDraft();
     const mapName = view.map;
@@ -288,6 +298,19 @@ export class DiplomacyBoard {
     } finally {
       this.prefetching = false;
     }
+  }
+
+  /** The phase an entry of the record was made in (for chat messages), or "" if unknown. */
+  phaseAt(seq) {
+    const state = this.ctx.state;
+    if (!state) return "";
+    let step = null;
+    for (const st of this.steps || []) if (st.seq <= seq) step = st;
+    const now = this.obsView().position.phase;
+    if (!step) return this.steps && this.steps.length ? "" : seq >= state.seq - 1 ? phaseTitle(now) : "";
+    // A step's phase as fetched, else by its place among the phases the view lists.
+    const code = step.state_id >= state.state_id ? now : this.stepPhase(step) || (this.obsView().phases || [])[this.steps.indexOf(step)];
+    return code ? phaseTitle(code) : "";
   }
 
   stepPhase(step) {
@@ -613,10 +636,19 @@ export class DiplomacyBoard {
 
   offer(texts, event, hint) {
     const box = this.popup;
+    // The server lists a move "VIA" only where a convoy route exists; say what it means.
+    const via = texts.some((t) => (readOrder(t) || {}).via);
+    const viaHint = via ? "Two ways there: over the border, or VIA — carried by sea in fleets that order the convoy (it fails if they do not)." : null;
+    const label = (t) => {
+      const o = readOrder(t);
+      if (!via || !o || o.kind !== "move") return t;
+      return o.via ? `${t} — by convoy` : `${t} — over the border`;
+    };
     fill(
       box,
       hint ? h("div", { class: "popup-hint" }, hint) : null,
-      texts.map((t) => h("button", { type: "button", class: "popup-choice", dataset: { order: t }, onClick: () => { this.hidePopup(); this.choose(t); } }, t)),
+      viaHint ? h("div", { class: "popup-hint", id: "via-hint" }, viaHint) : null,
+      texts.map((t) => h("button", { type: "button", class: "popup-choice", dataset: { order: t }, onClick: () => { this.hidePopup(); this.choose(t); } }, label(t))),
       h("button", { type: "button", class: "popup-cancel", onClick: () => this.hidePopup() }, "Cancel"),
     );
     const wrap = this.svgBox.getBoundingClientRect();
@@ -774,7 +806,7 @@ export class DiplomacyBoard {
     // Provinces: supply centres take their owner's colour.
     for (const [code, el] of this.provEls) {
       const seat = owner.get(code);
-      el.style.fill = seat !== undefined && seat >= 0 ? tint(this.seatColour(seat), 0.45) : "";
+      el.style.fill = seat !== undefined && seat >= 0 ? tint(this.seatColour(seat), FILL_TINT) : "";
       el.classList.remove("selected", "target", "selectable", "contested");
     }
     for (const c of pos.contested || []) this.provEls.get(province(c))?.classList.add("contested");
@@ -899,8 +931,9 @@ export class DiplomacyBoard {
         if (o.dst) {
           const to = this.anchor(o.dst);
           if (!to) return null;
-          const mid = [(target[0] + to[0]) / 2, (target[1] + to[1]) / 2];
-          g.append(line(shorten(from, mid, 12, 0)[0], mid, "support-line"), s("circle", { cx: mid[0], cy: mid[1], r: 3.5, class: "support-end" }));
+          // From the supporter to the supported move's destination, ending on it.
+          const [p, q] = shorten(from, to, 10, 6);
+          g.append(line(p, q, "support-line"), s("circle", { cx: q[0], cy: q[1], r: 4, class: "support-end" }));
         } else {
           g.append(line(shorten(from, target, 12, 18)[0], shorten(from, target, 12, 18)[1], "support-line"), s("circle", { cx: target[0], cy: target[1], r: 17, class: "support-ring" }));
         }
@@ -931,16 +964,19 @@ export class DiplomacyBoard {
   }
 
   arrow(a, b, cls) {
-    const [p, q] = shorten(a, b, 12, 14);
+    // The head's tip stops just short of the destination's anchor however near it is, and
+    // the head shrinks on short hops, so an arrow between neighbours is never a stub.
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+    const [p, q] = shorten(a, b, Math.min(10, len * 0.15), Math.min(5, len * 0.08));
     const angle = Math.atan2(q[1] - p[1], q[0] - p[0]);
-    const head = 15;
+    const head = Math.min(14, len * 0.3);
     const left = [q[0] - head * Math.cos(angle - 0.45), q[1] - head * Math.sin(angle - 0.45)];
     const right = [q[0] - head * Math.cos(angle + 0.45), q[1] - head * Math.sin(angle + 0.45)];
-    const end = [q[0] - 6 * Math.cos(angle), q[1] - 6 * Math.sin(angle)];
+    const end = [q[0] - head * 0.6 * Math.cos(angle), q[1] - head * 0.6 * Math.sin(angle)];
     return [
       s("line", { x1: p[0], y1: p[1], x2: end[0], y2: end[1], class: "casing" }),
       s("line", { x1: p[0], y1: p[1], x2: end[0], y2: end[1], class: cls }),
-      s("polygon", { points: `${q[0]},${q[1]} ${left[0]},${left[1]} ${right[0]},${right[1]}`, class: `${cls}-head` }),
+      s("polygon", { points: `${q[0]},${q[1]} ${left[0]},${left[1]} ${right[0]},${right[1]}`, class: `${cls}-head`, dataset: { tip: `${q[0]},${q[1]}` } }),
     ];
   }
 

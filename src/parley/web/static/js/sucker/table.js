@@ -135,13 +135,49 @@ export class SuckerTable {
     }
     if (owed && owed.prompt && v.phase !== "over") why = why || owed.prompt;
     const last = this.lastAction();
+    const latest = (v.latest || []).map((e) => e.charAt(0).toUpperCase() + e.slice(1));
+    const mine = me ? v.players.find((p) => p.colour === me) : null;
+    const out = mine && !mine.alive;
+    const outcome = obs.outcome;
     fill(
       this.status,
+      out ? h("div", { class: "sls-defeated", id: "sls-defeated" }, v.phase === "over" ? `You (${titleCase(me)}) were defeated.` : `You (${titleCase(me)}) are defeated and out of the game; you can still watch the table and talk.`) : null,
       h("div", { class: ["sls-main", v.to_act === me && v.phase !== "over" && "my-turn"] }, v.to_act && v.phase !== "over" ? h("span", { class: "swatch big", style: { background: chipColour(v.to_act) } }) : null, main),
       h("div", { class: "sls-why" }, why),
+      latest.length ? h("div", { class: "sls-events", id: "sls-events" }, latest.join(" — ")) : null,
       last ? h("div", { class: "sls-last muted small" }, `Last: ${last}`) : null,
+      outcome && outcome.ranks ? this.ranksList(outcome, name) : null,
       v.stall && v.stall >= v.stall_limit / 2 ? h("div", { class: "sls-warn small" }, `${v.stall} turn changes without progress; at ${v.stall_limit} the game is a draw.`) : null,
     );
+  }
+
+  /** The final places, best first (the server's ranks; ties share a place). */
+  ranksList(outcome, name) {
+    const seats = this.ctx.summary.seats || [];
+    const order = outcome.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+    const colourOf = (seat) => String(seats[seat] ? seats[seat].name : this.view().players[seat].colour).toLowerCase();
+    return h(
+      "div",
+      { class: "sls-ranks", id: "sls-ranks" },
+      h("strong", {}, "Final ranks"),
+      h("ol", {}, order.map(({ rank, seat }) => h("li", { dataset: { rank, colour: colourOf(seat) } }, h("span", { class: "swatch", style: { background: chipColour(colourOf(seat)) } }), `${rank}. ${name(colourOf(seat))}${outcome.winners.includes(seat) ? (outcome.draw ? " — shares the draw" : " — winner") : ""}`))),
+    );
+  }
+
+  /** The table events an action caused, for its line in the game's log. */
+  logNotes(entry) {
+    const v = this.view();
+    if (!v || entry.type !== "action") return [];
+    if (!this.notes) this.notes = new Map();
+    (v.recent || []).forEach((text, i) => {
+      const at = (v.recent_actions || [])[i];
+      if (at === undefined) return;
+      if (!this.notes.has(at)) this.notes.set(at, new Set());
+      this.notes.get(at).add(text);
+    });
+    const actions = this.ctx.entries.filter((e) => e.type === "action");
+    const ordinal = actions.findIndex((e) => e.seq === entry.seq) + 1;
+    return ordinal ? [...(this.notes.get(ordinal) || [])] : [];
   }
 
   lastAction() {
@@ -372,7 +408,8 @@ export class SuckerTable {
       const priv = v.private_channels ? h("input", { type: "checkbox", id: "bargain-private" }) : null;
       const preview = h("code", { class: "preview", id: "bargain-preview" });
       const error = h("p", { class: "form-error" });
-      const select = (values, value) => h("select", {}, values.map((c) => h("option", { value: c, selected: c === value }, c)));
+      // Every choice starts blank: the player builds the promise, nothing is guessed.
+      const select = (values, what) => h("select", { "aria-label": what }, h("option", { value: "", selected: true }, `(${what})`), values.map((c) => h("option", { value: c }, c)));
       const rows = [];
       const read = () => ({
         to: to.filter((b) => b.checked).map((b) => b.value),
@@ -380,16 +417,18 @@ export class SuckerTable {
         note: note.value,
         privately: Boolean(priv && priv.checked),
       });
+      const complete = (term) => Object.values(term).every((value) => value !== "");
       const show = () => {
         const p = read();
-        preview.textContent = p.to.length ? formatProposal(p) : "choose whom to propose to";
+        const blank = p.terms.some((t) => !complete(t));
+        preview.textContent = !p.to.length ? "choose whom to propose to" : blank ? "complete each promise, or remove it" : formatProposal(p);
       };
       const addRow = (type) => {
-        const giver = select(colours, me);
+        const giver = select(colours, "who");
         const count = h("input", { type: "number", min: 1, max: 20, value: 1, class: "count" });
-        const colour = select(colours, colours.find((c) => c !== me));  // prisoners are what one gives
-        const target = select(colours, alive[0]);
-        const chooser = select(colours, me);
+        const colour = select(colours, "colour");
+        const target = select(colours, "to whom");
+        const chooser = select(colours, "who");
         const row = h("div", { class: "term-row" });
         const remove = h("button", { type: "button", class: "small", onClick: () => { rows.splice(rows.indexOf(entry), 1); row.remove(); show(); } }, "×");
         if (type === "chips") row.append(giver, " gives ", count, colour, " to ", target, remove);
@@ -412,6 +451,10 @@ export class SuckerTable {
             const p = read();
             if (!p.to.length) {
               error.textContent = "Choose at least one player to propose to.";
+              return;
+            }
+            if (p.terms.some((t) => !complete(t))) {
+              error.textContent = "Complete each promise (who, what, to whom), or remove it.";
               return;
             }
             if (!p.terms.length && !p.note.trim()) {

@@ -1,0 +1,208 @@
+"""A reference language-model player: any OpenAI-compatible chat endpoint plays a seat
+through the agent gateway, with tool calls.
+
+Each decision is shown to the model as one message: who it is, the position in words, the
+press it received since its last decision, the deadline and the legal actions. The model
+answers with tools: `send_press` and `vote_draw` as often as it likes, then
+`submit_action`. Its words beside the call are kept as private reasoning. An answer the
+gateway refuses is shown to the model with the reason, and it tries again; when the
+gateway's attempts run out, the gateway plays the seat's default action. A model that
+answers nonsense therefore costs the seat its choice, never the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from .client import JSON, ParleyClient
+from .tools import Inbox, build_server, call, openai_tools
+
+ANSWER_TOOLS = {"submit_action", "send_press", "vote_draw"}
+FINAL = {"accepted", "defaulted", "timed_out"}
+SYSTEM = (
+    "You are playing a game of negotiation and conquest. Each turn you are shown your "
+    "position, the messages you received and your legal actions. Use send_press to talk "
+    "to other players (optional), then call submit_action exactly once with one legal "
+    "action (its notation, or option ids: one per group when the decision says "
+    "'composite'). Put your private reasoning in the `reasoning` argument."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """An OpenAI-compatible chat-completions endpoint."""
+
+    base_url: str
+    model: str
+    api_key: str = ""
+
+    @staticmethod
+    def from_env(
+        base_url: str | None = None, model: str | None = None, api_key: str | None = None
+    ) -> Endpoint:
+        """Flags first, then OPENAI_BASE_URL, OPENAI_MODEL and OPENAI_API_KEY."""
+        url = base_url or os.environ.get("OPENAI_BASE_URL")
+        name = model or os.environ.get("OPENAI_MODEL")
+        if not url or not name:
+            raise ValueError("give the model's base URL and name (--base-url/--model or env)")
+        return Endpoint(url.rstrip("/"), name, api_key or os.environ.get("OPENAI_API_KEY", ""))
+
+
+def decision_text(pending: JSON) -> str:
+    """What the model reads for one decision."""
+    d = pending["decision"]
+    lines = [
+        f"You are {d['seat_name']} (seat {d['seat']}) in {d['game']} game {d['game_id']}.",
+        f"Decision: {d['kind']}. {d['prompt']}".strip(),
+        f"Time left: {d['remaining_seconds']:.0f} s; answers left: {d['attempts_left']}.",
+        "",
+        "The position:",
+        d["text"],
+        "",
+    ]
+    press = pending.get("press_received") or []
+    if press:
+        lines.append("Messages you received since your last decision:")
+        for msg in press:
+            sender = "the table" if msg.get("seat") is None else f"seat {msg['seat']}"
+            to = (
+                "everyone"
+                if msg.get("to") is None
+                else "seats " + ", ".join(str(s) for s in msg["to"])
+            )
+            lines.append(f"- from {sender} to {to}: {msg['text']}")
+    else:
+        lines.append("No new messages.")
+    lines += ["", f"Notation: {d['notation_help']}"]
+    composite = " (composite: one option per group)" if d["composite"] else ""
+    lines.append(f"Legal actions{composite}, as `id: notation [group]`:")
+    lines += [f"- {o['id']}: {o['notation']} [{o['group_label']}]" for o in d["options"]]
+    return "\n".join(lines)
+
+
+@dataclass
+class LLMPlayer:
+    """Plays one seat with a chat model; `http` reaches the model endpoint."""
+
+    client: ParleyClient
+    endpoint: Endpoint
+    http: httpx.AsyncClient = field(default_factory=lambda: httpx.AsyncClient(timeout=120))
+    max_model_calls: int = 8
+    poll_seconds: float = 1.0
+    wait: Callable[[float], Awaitable[None]] = asyncio.sleep
+    inbox: Inbox = field(default_factory=Inbox)
+
+    def __post_init__(self) -> None:
+        self.server = build_server(self.client, self.inbox)
+
+    async def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> JSON:
+        headers = {"Authorization": f"Bearer {self.endpoint.api_key}"}
+        reply = await self.http.post(
+            f"{self.endpoint.base_url}/chat/completions",
+            json={"model": self.endpoint.model, "messages": messages, "tools": tools},
+            headers=headers if self.endpoint.api_key else {},
+        )
+        reply.raise_for_status()
+        data = reply.json()
+        if not isinstance(data, dict):
+            raise ValueError("the model's endpoint did not answer with a JSON object")
+        return data
+
+    async def decide(self, game_id: str, pending: JSON) -> JSON:
+        """Answer one decision; the gateway's last answer to it."""
+        d = pending["decision"]
+        tools = await openai_tools(self.server, ANSWER_TOOLS)
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": decision_text(pending)},
+        ]
+        last: JSON = {}
+        for _ in range(self.max_model_calls):
+            try:
+                message = (await self.chat(messages, tools))["choices"][0]["message"]
+            except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as err:
+                message = {"role": "assistant", "content": f"(the model failed: {err})"}
+            messages.append({k: v for k, v in message.items() if v is not None})
+            words = str(message.get("content") or "").strip()
+            calls = message.get("tool_calls") or []
+            if not calls:
+                # Plain words are taken as the action itself: the gateway decides.
+                last = await self._submit(game_id, d, {"action": words or "(no answer)"}, words)
+                if last.get("status") in FINAL:
+                    return last
+                messages.append({"role": "user", "content": _refusal(last)})
+                continue
+            for tool_call in calls:
+                result = await self._tool(game_id, d, tool_call, words)
+                if tool_call.get("function", {}).get("name") == "submit_action":
+                    last = result
+                messages.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": tool_call.get("id", ""),
+                        "content": json.dumps(result),
+                    }
+                )
+                if isinstance(result, dict) and result.get("status") in FINAL:
+                    return result
+        return last
+
+    async def _tool(
+        self, game_id: str, d: dict[str, Any], tool_call: dict[str, Any], words: str
+    ) -> JSON:
+        function = tool_call.get("function") or {}
+        name = function.get("name", "")
+        if name not in ANSWER_TOOLS:
+            return {"ok": False, "error": f"no tool called {name!r}"}
+        try:
+            args = json.loads(function.get("arguments") or "{}")
+        except ValueError:
+            return {"ok": False, "error": "the arguments are not JSON"}
+        if not isinstance(args, dict):
+            return {"ok": False, "error": "the arguments must be a JSON object"}
+        if name == "submit_action":
+            return await self._submit(game_id, d, args, words)
+        args["game_id"] = game_id
+        return await call(self.server, name, args)
+
+    async def _submit(
+        self, game_id: str, d: dict[str, Any], args: dict[str, Any], words: str
+    ) -> dict[str, Any]:
+        args = {**args, "game_id": game_id, "decision": d["decision"]}
+        if not args.get("reasoning") and words:
+            args["reasoning"] = words
+        result = await call(self.server, "submit_action", args)
+        return result if isinstance(result, dict) else {"ok": False, "result": result}
+
+    async def play(self, game_id: str, max_decisions: int = 100_000) -> JSON:
+        """Play the seat until the game ends (or `max_decisions` answers); the last reply."""
+        answered = 0
+        last: JSON = {}
+        while answered < max_decisions:
+            pending = await call(self.server, "get_decision", {"game_id": game_id})
+            if not isinstance(pending, dict) or pending.get("ok") is False:
+                raise RuntimeError(f"the gateway refused: {pending}")
+            if not pending.get("pending"):
+                if pending.get("status") in ("finished", "closed"):
+                    return pending
+                await self.wait(self.poll_seconds)
+                continue
+            last = await self.decide(game_id, pending)
+            answered += 1
+        return last
+
+
+def _refusal(result: JSON) -> str:
+    error = result.get("error") if isinstance(result, dict) else None
+    return (
+        "That was not accepted"
+        + (f": {json.dumps(error)}" if error else "")
+        + ". Call submit_action with one of the legal actions."
+    )

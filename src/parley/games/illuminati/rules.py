@@ -1,0 +1,345 @@
+"""Illuminati on the Parley kernel."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from parley.kernel import (
+    JSON,
+    PUBLIC,
+    Audience,
+    GameSpec,
+    IllegalAction,
+    InvalidAction,
+    OptionNode,
+    OptionSpec,
+    OptionValue,
+    Outcome,
+    Owed,
+    Rng,
+    Rules,
+    Setup,
+    Structure,
+    Turn,
+    Viewer,
+)
+
+from . import engine, view
+from .actions import (
+    Action,
+    Ask,
+    Attack,
+    CallOff,
+    ChooseGoal,
+    Decline,
+    Done,
+    Keep,
+    Offer,
+    Pass,
+    PayMoney,
+    Play,
+    Release,
+    Roll,
+)
+from .engine import CARDS
+from .notation import format_action, parse_action
+from .state import Held, IlluminatiState, Phase, clone
+
+_AMOUNT = re.compile(r"\b\d+\b")
+
+KIND_LABELS = {
+    "ChooseIlluminati": "Take an Illuminati card",
+    "ChooseGoal": "Choose a secret goal",
+    "Keep": "Keep the drawn special card",
+    "Pass": "Pass",
+    "Done": "Done",
+    "Attack": "Attack a group",
+    "AttackAgain": "Repeat the failed attack",
+    "Aid": "Aid the attack",
+    "Spend": "Spend money on the attack",
+    "Roll": "Roll (or let the others answer)",
+    "CallOff": "Call off the attack",
+    "Privilege": "Make the attack privileged",
+    "Abolish": "Abolish privilege",
+    "Interfere": "Interfere",
+    "Play": "Play a special card",
+    "Transfer": "Transfer money",
+    "Move": "Move a group",
+    "Place": "Place a group",
+    "Release": "Release a group",
+    "Drop": "Drop a group",
+    "Offer": "Give a group or special away",
+    "Ask": "Name the price",
+    "PayMoney": "Give money away",
+    "Accept": "Accept",
+    "Decline": "Decline",
+    "Lasers": "Orbital Mind Control Lasers",
+    "Recycle": "Recyclers: draw a card for 5 MB",
+}
+
+
+class IlluminatiRules(Rules[IlluminatiState, Action]):
+    """The seed's use cases with the choices documented in docs/illuminati.md."""
+
+    spec = GameSpec(
+        name="illuminati",
+        title="Illuminati",
+        summary=(
+            "Secret conspiracies build power structures of groups, attack, bribe and trade "
+            "to control the world; the first to reach a goal wins."
+        ),
+        min_seats=2,
+        max_seats=8,
+        default_seats=4,
+        structure=Structure.SEQUENTIAL,
+        chance=True,
+        hidden_information=True,
+        aliases=("illuminice",),
+        max_plies=12_000,
+        options=(
+            OptionSpec(
+                "illuminati",
+                "choose",
+                "'choose': players take Illuminati cards in turn; 'random': dealt at random",
+                choices=("choose", "random"),
+            ),
+            OptionSpec(
+                "rounds",
+                12,
+                "the game ends after this many rounds (0: no limit); most groups then wins",
+                minimum=0,
+                maximum=1000,
+            ),
+            OptionSpec("protection", True, "a target's distance from its Illuminati protects it"),
+            OptionSpec(
+                "defender_money",
+                "seed",
+                "'seed': each MB the defender spends adds 2 to resistance; 'rulebook': 2 from "
+                "the defending group, 1 from its Illuminati",
+                choices=("seed", "rulebook"),
+            ),
+            OptionSpec(
+                "illuminati_bonus",
+                "card",
+                "'card': an Illuminati's attack bonus counts when the Illuminati card attacks "
+                "(the seed); 'structure': on every attack of its power structure",
+                choices=("card", "structure"),
+            ),
+            OptionSpec(
+                "survivalists",
+                "double",
+                "'double': the owner's other groups defend with double resistance (the seed); "
+                "'plus2': with +2",
+                choices=("double", "plus2"),
+            ),
+            OptionSpec(
+                "goals_count_illuminati",
+                False,
+                "the power, transferable power and money goals count the Illuminati card too",
+            ),
+            OptionSpec(
+                "elimination",
+                True,
+                "a player controlling no group at the end of its third or later turn is out",
+            ),
+        ),
+        test_options=(
+            {"illuminati": "random", "defender_money": "rulebook", "illuminati_bonus": "structure"},
+        ),
+    )
+
+    def setup(self, setup: Setup) -> IlluminatiState:
+        return engine.setup(setup.seats, dict(setup.options), setup.rng)
+
+    def seat_count(self, state: IlluminatiState) -> int:
+        return state.seats
+
+    def clone(self, state: IlluminatiState) -> IlluminatiState:
+        return clone(state)
+
+    def turn(self, state: IlluminatiState) -> Turn:
+        seat = engine.owed_seat(state)
+        if seat is None:
+            return Turn()
+        kind = engine.OWED_KIND[state.phase]
+        return Turn(owed=(Owed(seat, kind, _prompt(state, kind)),))
+
+    def legal_actions(self, state: IlluminatiState, seat: int) -> Sequence[Action]:
+        return engine.legal(state, seat)
+
+    def random_action(self, state: IlluminatiState, seat: int, rng: Rng) -> Action:
+        """A kind of action drawn uniformly, then one action of that kind."""
+        for _, gen in _shuffled(engine.kinds(state, seat), rng):
+            options: list[Action] = list(gen(state, seat))
+            if options:
+                return rng.choice(options)
+        raise IllegalAction(f"Player {seat + 1} has no legal action")
+
+    def apply(self, state: IlluminatiState, seat: int, action: Action) -> None:
+        if isinstance(action, Attack) and (action.spend or action.source):
+            base = Attack(action.target, action.attacker, action.kind)
+            me = state.players[seat]
+            source = action.source or me.illuminati
+            if (
+                not engine.is_legal(state, seat, base)
+                or action.spend < 1
+                or source not in (me.illuminati, action.attacker)
+                or me.money.get(source, 0) < action.spend
+            ):
+                raise IllegalAction(f"{self.format(action)!r} is not allowed now")
+        elif not engine.is_legal(state, seat, action):
+            raise IllegalAction(
+                f"{self.format(action)!r} is not allowed for Player {seat + 1} now "
+                f"(phase {state.phase.value})"
+            )
+        engine.do(state, seat, action)
+
+    def outcome(self, state: IlluminatiState) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        return Outcome.shared(state.winners, state.seats, state.reason)
+
+    def observe(self, state: IlluminatiState, viewer: Viewer) -> dict[str, JSON]:
+        return view.observe(state, viewer)
+
+    def parse(
+        self, text: str, state: IlluminatiState | None = None, seat: int | None = None
+    ) -> Action:
+        action = parse_action(text)
+        if state is not None:
+            seat_named = None
+            if isinstance(action, Offer | PayMoney):
+                seat_named = action.to
+            elif isinstance(action, Play) and action.target and action.target.startswith("Player "):
+                seat_named = int(action.target.split()[1]) - 1
+            if seat_named is not None and seat_named >= state.seats:
+                raise InvalidAction(
+                    f"{text!r} names Player {seat_named + 1}, but this game has "
+                    f"{state.seats} players",
+                    text=text,
+                )
+        return action
+
+    def format(self, action: Action) -> str:
+        return format_action(action)
+
+    def default_action(self, state: IlluminatiState, seat: int) -> Action:
+        phase = state.phase
+        if phase is Phase.MAIN:
+            return Done() if state.acted else Pass()
+        if phase is Phase.KEEP:
+            return Keep(False)
+        if phase is Phase.PLACE:
+            return Release(state.pending[0].group)
+        if phase is Phase.PRICE:
+            return Ask()
+        if phase is Phase.ANSWER:
+            return Decline()
+        if phase is Phase.ATTACK:
+            assert state.attack is not None
+            return CallOff() if not state.attack.committed and not state.attack.repeat else Roll()
+        if phase is Phase.REORGANIZE:
+            return Done()
+        if phase in (Phase.CHOOSE, Phase.GOAL):
+            return engine.legal(state, seat)[0]
+        return Pass()
+
+    def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
+        return [f"Player {i + 1}" for i in range(seats)]
+
+    def options_tree(self, state: IlluminatiState, seat: int) -> OptionNode:
+        """Actions grouped by kind; actions differing only in an amount of money are
+        grouped under one node per stem (`give N from Gnomes of Zurich to Texas`)."""
+        groups: list[OptionNode] = []
+        for kind, gen in engine.kinds(state, seat):
+            texts = [self.format(a) for a in gen(state, seat)]
+            if not texts:
+                continue
+            name = kind.__name__
+            stems: dict[str, list[str]] = {}
+            for text in texts:
+                stems.setdefault(_AMOUNT.sub("N", text, count=1), []).append(text)
+            if len(stems) < len(texts):
+                children = tuple(
+                    OptionNode(
+                        key=f"{name.lower()}.{i}",
+                        label=stem,
+                        children=tuple(
+                            OptionNode(key=str(j), label=t, action=t) for j, t in enumerate(leaves)
+                        ),
+                    )
+                    if len(leaves) > 1
+                    else OptionNode(key=f"{name.lower()}.{i}", label=leaves[0], action=leaves[0])
+                    for i, (stem, leaves) in enumerate(stems.items())
+                )
+            else:
+                children = tuple(
+                    OptionNode(key=str(i), label=t, action=t) for i, t in enumerate(texts)
+                )
+            groups.append(OptionNode(key=name.lower(), label=KIND_LABELS[name], children=children))
+        return OptionNode(key="root", label="Choose an action", children=tuple(groups))
+
+    def audience(self, state: IlluminatiState, seat: int, action: Action) -> Audience:
+        if isinstance(action, ChooseGoal):
+            return Audience(seats=frozenset({seat}))
+        return PUBLIC
+
+    def secrets(self, state: IlluminatiState, seat: int) -> Collection[str]:
+        return view.secrets(state, seat)
+
+    def hidden_variant(
+        self, state: IlluminatiState, viewer: Viewer, rng: Rng
+    ) -> IlluminatiState | None:
+        """The deck, other players' face-down cards and the UFOs' goal drawn anew."""
+        if viewer.omniscient:
+            return None
+        copy = self.clone(state)
+        slots: list[tuple[int, int]] = []
+        pool: list[str] = []
+        for p in copy.players:
+            if p.seat == viewer.seat:
+                continue
+            for i, h in enumerate(p.hand):
+                if not h.face_up and (viewer.seat is None or viewer.seat not in h.seen_by):
+                    slots.append((p.seat, i))
+                    pool.append(h.card)
+        pool.extend(c for c in copy.deck if CARDS.is_special(c))
+        groups = [c for c in copy.deck if not CARDS.is_special(c)]
+        rng.shuffle(pool)
+        for (seat, i), name in zip(slots, pool, strict=False):
+            h = copy.players[seat].hand[i]
+            copy.players[seat].hand[i] = Held(name, h.face_up, h.decided, h.seen_by)
+        deck = pool[len(slots) :] + groups
+        rng.shuffle(deck)
+        copy.deck = deck
+        for p in copy.players:
+            if p.goal and p.seat != viewer.seat:
+                p.goal = rng.choice([c.name for c in CARDS.illuminati if c.hook != "two_attacks"])
+        return copy
+
+    def alive(self, state: IlluminatiState) -> frozenset[int]:
+        if not any(p.illuminati for p in state.players):
+            return frozenset(range(state.seats))
+        return frozenset(p.seat for p in state.players if not p.eliminated)
+
+    def render(self, observation: Mapping[str, JSON]) -> str:
+        inner = observation.get("view", observation)
+        assert isinstance(inner, Mapping)
+        return view.render(inner)
+
+
+def _shuffled(items: Sequence[Any], rng: Rng) -> list[Any]:
+    out = list(items)
+    rng.shuffle(out)
+    return out
+
+
+def _prompt(state: IlluminatiState, kind: str) -> str:
+    return engine.PROMPTS[kind]
+
+
+RULES = IlluminatiRules()
+
+__all__ = ["RULES", "IlluminatiRules"]

@@ -1,0 +1,1110 @@
+"""The rules engine: legal actions, checks and effects, and the automatic steps between them.
+
+Every public function either reads the state or, for `apply`, checks the action completely
+before changing anything. Automatic steps (dice, establishing control, the status phase)
+run in `advance`, which stops at the next decision somebody owes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from parley.kernel import IllegalAction, Rng
+
+from .actions import (
+    Action,
+    Activate,
+    Assign,
+    Bombard,
+    Commit,
+    Done,
+    Exhaust,
+    Explore,
+    Move,
+    Pass,
+    Produce,
+    SpendGood,
+)
+from .cards import CARDS, DECKS, OBJECTIVES, Effect, Goal
+from .galaxy import Galaxy, SystemKind
+from .state import Area, Hit, PlanetsState, PlanetState, Stage, who
+from .units import (
+    GROUND,
+    ORDER,
+    PRODUCIBLE,
+    SHIPS,
+    START_HOME,
+    START_MINOR,
+    START_SPACE,
+    STRUCTURES,
+    UNITS,
+    cost_of,
+)
+
+EVENTS_KEPT = 60  # the state keeps this many recent public events for the views
+STARTING_OBJECTIVES = 2
+
+
+# --- set-up ----------------------------------------------------------------------------
+
+
+def new_game(
+    galaxy: Galaxy, seats: int, rng: Rng, target: int, rounds: int, tactics: int
+) -> PlanetsState:
+    """Home systems with the starting forces, shuffled decks, two objectives revealed."""
+    slots = galaxy.homes(seats)
+    homes = [galaxy.home_system(slot).id for slot in slots]
+    space = {sid: Area() for sid in galaxy.systems}
+    planets = {name: PlanetState() for name in galaxy.planets}
+    for seat, sid in enumerate(homes):
+        for kind, n in START_SPACE.items():
+            space[sid].add(seat, kind, n)
+        names = galaxy.systems[sid].planets
+        for i, name in enumerate(names):
+            planets[name].controller = seat  # each player begins controlling their home planets
+            for kind, n in (START_HOME if i == 0 else START_MINOR).items():
+                planets[name].area.add(seat, kind, n)
+    decks = {trait: [c.id for c in cards] for trait, cards in DECKS.items()}
+    for deck in decks.values():
+        rng.shuffle(deck)
+    objectives = list(OBJECTIVES)
+    rng.shuffle(objectives)
+    revealed = [objectives.pop() for _ in range(STARTING_OBJECTIVES)]
+    first = rng.below(seats)
+    return PlanetsState(
+        galaxy=galaxy,
+        seats=seats,
+        homes=homes,
+        target=target,
+        rounds=rounds,
+        tactics_per_round=tactics,
+        rng=rng,
+        space=space,
+        planets=planets,
+        tokens={},
+        tactics=[tactics] * seats,
+        passed=[False] * seats,
+        points=[0] * seats,
+        scored=[[] for _ in range(seats)],
+        goods=[0] * seats,
+        fragments=[[] for _ in range(seats)],
+        decks=decks,
+        discards={trait: [] for trait in decks},
+        objective_deck=objectives,
+        revealed=revealed,
+        first=first,
+        current=first,
+    )
+
+
+# --- reading the board -------------------------------------------------------------------
+
+
+def owner_of(state: PlanetsState) -> int | None:
+    """Who owes the next decision, or None when the game is over."""
+    if state.stage is Stage.OVER:
+        return None
+    if state.hits:
+        return state.hits[0].seat
+    if state.stage is Stage.ACTION:
+        return state.current
+    return state.current  # the active player owes every step of their tactical action
+
+
+def planet_resources(state: PlanetsState, name: str) -> int:
+    """Printed resources plus attachments (attachments stay with the planet, 12.2)."""
+    base = state.galaxy.planets[name].resources
+    return base + sum(CARDS[c].resources for c in state.planets[name].attachments)
+
+
+def planet_influence(state: PlanetsState, name: str) -> int:
+    base = state.galaxy.planets[name].influence
+    return base + sum(CARDS[c].influence for c in state.planets[name].attachments)
+
+
+def controlled(state: PlanetsState, seat: int) -> list[str]:
+    """The planets a seat controls, in galaxy order."""
+    return [n for n, p in state.planets.items() if p.controller == seat]
+
+
+def has_token(state: PlanetsState, name: str) -> bool:
+    """A control token marks a controlled planet without its controller's units (25.4)."""
+    planet = state.planets[name]
+    return planet.controller is not None and planet.controller not in planet.area.units
+
+
+def home_planets(state: PlanetsState, seat: int) -> tuple[str, ...]:
+    return state.galaxy.systems[state.homes[seat]].planets
+
+
+def ships_of(area: Area, seat: int) -> int:
+    return sum(area.count(seat, k) for k in SHIPS)
+
+
+def ground_of(area: Area, seat: int) -> int:
+    return sum(area.count(seat, k) for k in GROUND)
+
+
+def capacity_of(area: Area, seat: int) -> int:
+    return sum(area.count(seat, k) * UNITS[k].capacity for k in SHIPS)
+
+
+def fleet_owner(area: Area, but: int | None = None) -> int | None:
+    """The one player other than `but` with ships in a space area, if any."""
+    for seat in area.seats():
+        if seat != but and ships_of(area, seat):
+            return seat
+    return None
+
+
+def in_play(state: PlanetsState, seat: int, kind: str) -> int:
+    """How many units of a type a seat has on the board (reinforcement limits)."""
+    areas = [*state.space.values(), *(p.area for p in state.planets.values())]
+    return sum(a.count(seat, kind) for a in areas)
+
+
+def distances(state: PlanetsState, seat: int, active: str) -> dict[str, int]:
+    """Moves needed to reach `active` from each system, never through an asteroid field
+    nor through a system holding another player's ships."""
+    galaxy = state.galaxy
+    if galaxy.systems[active].kind is SystemKind.ASTEROIDS:
+        return {active: 0}
+    dist = {active: 0}
+    frontier = [active]
+    while frontier:
+        nxt: list[str] = []
+        for here in frontier:
+            if here != active and fleet_owner(state.space[here], seat) is not None:
+                continue  # ships may end here but not pass through
+            for n in galaxy.neighbours[here]:
+                if n not in dist and galaxy.systems[n].kind is not SystemKind.ASTEROIDS:
+                    dist[n] = dist[here] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def ground_available(state: PlanetsState, seat: int, sid: str) -> dict[str, int]:
+    """Ground forces a move from `sid` can pick up: its space area, then its planets."""
+    out = {k: state.space[sid].count(seat, k) for k in GROUND}
+    for name in state.galaxy.systems[sid].planets:
+        for k in GROUND:
+            out[k] += state.planets[name].area.count(seat, k)
+    return out
+
+
+# --- legal actions -----------------------------------------------------------------------
+
+
+def legal(state: PlanetsState, seat: int) -> list[Action]:
+    """Every legal action of `seat` now (moves one ship type at a time)."""
+    if owner_of(state) != seat:
+        return []
+    if state.hits:
+        return list(hit_options(state))
+    stage = state.stage
+    if stage is Stage.ACTION:
+        return [*activations(state, seat), Pass()]
+    if stage is Stage.MOVE:
+        return [*moves(state, seat), Done()]
+    if stage is Stage.BOMBARD:
+        return [*(Bombard(p) for p in bombard_targets(state, seat)), Bombard(None)]
+    if stage is Stage.COMMIT:
+        return [*commits(state, seat), Done()]
+    if stage is Stage.EXPLORE:
+        return list(explorations(state))
+    if stage is Stage.PRODUCE:
+        return [*production(state, seat), Done()]
+    return []
+
+
+def activations(state: PlanetsState, seat: int) -> list[Activate]:
+    if state.tactics[seat] <= 0:
+        return []
+    return [Activate(sid) for sid in state.galaxy.systems if seat not in state.tokens.get(sid, [])]
+
+
+def moves(state: PlanetsState, seat: int) -> Iterator[Move]:
+    """One ship type per move, with every load of ground forces it can carry."""
+    active = state.active
+    assert active is not None
+    dist = distances(state, seat, active)
+    for sid in state.galaxy.systems:
+        if sid == active or sid not in dist or seat in state.tokens.get(sid, []):
+            continue
+        area = state.space[sid]
+        avail = ground_available(state, seat, sid)
+        for kind in SHIPS:
+            have = area.count(seat, kind)
+            if not have or UNITS[kind].move < dist[sid]:
+                continue
+            for n in range(1, have + 1):
+                room = UNITS[kind].capacity * n
+                for inf in range(min(room, avail["infantry"]) + 1):
+                    for mech in range(min(room - inf, avail["mech"]) + 1):
+                        units = [(kind, n)]
+                        units += [(k, c) for k, c in (("infantry", inf), ("mech", mech)) if c]
+                        move = Move(sid, tuple(units), active)
+                        if move_problem(state, seat, move, dist) is None:
+                            yield move
+
+
+def move_problem(
+    state: PlanetsState, seat: int, move: Move, dist: dict[str, int] | None = None
+) -> str | None:
+    """Why a move is not allowed now, or None."""
+    active = state.active
+    if state.stage is not Stage.MOVE or active is None:
+        return "ships move only in the movement step of a tactical action"
+    if move.dest != active:
+        return f"ships move into the active system {active}, not {move.dest}"
+    if move.source not in state.galaxy.systems:
+        return f"there is no system {move.source}"
+    if move.source == active:
+        return "ships already in the active system stay there"
+    if seat in state.tokens.get(move.source, []):
+        return f"your ships in {move.source} are under your command token and cannot move"
+    counts = dict(move.units)
+    if len(counts) != len(move.units) or any(n <= 0 for n in counts.values()):
+        return "name each unit type once, with a positive count"
+    if any(k not in SHIPS and k not in GROUND for k in counts):
+        return "only ships and the ground forces they carry move"
+    dist = dist if dist is not None else distances(state, seat, active)
+    if move.source not in dist:
+        return f"no path from {move.source} to {active} avoids asteroids and enemy ships"
+    area = state.space[move.source]
+    ships = {k: n for k, n in counts.items() if k in SHIPS}
+    if not ships:
+        return "ground forces move only aboard ships"
+    for kind, n in ships.items():
+        if area.count(seat, kind) < n:
+            return f"you have {area.count(seat, kind)} {kind} in {move.source}, not {n}"
+        if UNITS[kind].move < dist[move.source]:
+            return f"a {kind} moves {UNITS[kind].move}, and {active} is {dist[move.source]} away"
+    avail = ground_available(state, seat, move.source)
+    load = 0
+    for kind in GROUND:
+        want = counts.get(kind, 0)
+        if want > avail[kind]:
+            return f"you have {avail[kind]} {kind} in {move.source}, not {want}"
+        load += want
+    room = sum(UNITS[k].capacity * n for k, n in ships.items())
+    if load > room:
+        return f"those ships carry {room} ground forces, not {load}"
+    left_room = capacity_of(area, seat) - room
+    left_load = sum(max(0, area.count(seat, k) - counts.get(k, 0)) for k in GROUND)
+    if left_load > left_room:
+        return f"the ground forces left in space at {move.source} would have no ships to carry them"
+    return None
+
+
+def hit_options(state: PlanetsState) -> list[Assign]:
+    hit = state.hits[0]
+    area = state.where(hit.where)
+    kinds = SHIPS if hit.where in state.space else GROUND
+    out: list[Assign] = []
+    for kind in kinds:
+        n = area.count(hit.seat, kind)
+        if not n:
+            continue
+        if UNITS[kind].sustain and area.hurt(hit.seat, kind) < n:
+            out.append(Assign(kind, True))
+        out.append(Assign(kind, False))
+    return out
+
+
+def bombard_targets(state: PlanetsState, seat: int) -> list[str]:
+    """Planets of the active system with another player's ground forces and no shield."""
+    assert state.active is not None
+    out = []
+    for name in state.galaxy.systems[state.active].planets:
+        area = state.planets[name].area
+        others = [s for s in area.seats() if s != seat and area.has(s, GROUND)]
+        shielded = any(area.count(s, k) for s in others for k in STRUCTURES if UNITS[k].shield)
+        if others and not shielded:
+            out.append(name)
+    return out
+
+
+def commits(state: PlanetsState, seat: int) -> Iterator[Commit]:
+    assert state.active is not None
+    space = state.space[state.active]
+    inf, mech = space.count(seat, "infantry"), space.count(seat, "mech")
+    for name in state.galaxy.systems[state.active].planets:
+        for i in range(inf + 1):
+            for m in range(mech + 1):
+                if i or m:
+                    yield Commit(name, i, m)
+
+
+def explorations(state: PlanetsState) -> list[Explore]:
+    return [
+        Explore(trait, name)
+        for name in state.explore_queue
+        for trait in state.galaxy.planets[name].traits
+    ]
+
+
+def docks_here(state: PlanetsState, seat: int) -> list[str]:
+    """The active system's planets where `seat` has a space dock and control."""
+    assert state.active is not None
+    return [
+        n
+        for n in state.galaxy.systems[state.active].planets
+        if state.planets[n].controller == seat and state.planets[n].area.count(seat, "dock")
+    ]
+
+
+def production_limit(state: PlanetsState, seat: int) -> int:
+    """PRODUCTION of the docks in the active system: their planets' resources + 2 each.
+
+    Exhausted planets still give it (a passive effect, 34.4).
+    """
+    return sum(
+        (planet_resources(state, n) + UNITS["dock"].production)
+        * state.planets[n].area.count(seat, "dock")
+        for n in docks_here(state, seat)
+    )
+
+
+def _producible(state: PlanetsState, seat: int) -> tuple[str, ...]:
+    """No ships are produced where another player's ships blockade the docks."""
+    assert state.active is not None
+    if fleet_owner(state.space[state.active], seat) is not None:
+        return GROUND
+    return PRODUCIBLE
+
+
+def production(state: PlanetsState, seat: int) -> Iterator[Action]:
+    for name in controlled(state, seat):
+        if not state.planets[name].exhausted:
+            yield Exhaust(name)
+    if state.goods[seat]:
+        yield SpendGood()
+    room = production_limit(state, seat) - state.produced
+    for dock in docks_here(state, seat):
+        for kind in _producible(state, seat):
+            spare = UNITS[kind].limit - in_play(state, seat, kind)
+            for n in range(1, min(room, spare) + 1):
+                if cost_of(kind, n) <= state.pool:
+                    yield Produce(kind, n, dock)
+
+
+# --- applying actions --------------------------------------------------------------------
+
+
+def apply(state: PlanetsState, seat: int, action: Action) -> None:
+    """Check `action` fully, then carry it out and run the automatic steps after it."""
+    owner = owner_of(state)
+    if owner is None:
+        raise IllegalAction("the game is over")
+    if owner != seat:
+        raise IllegalAction(f"{who(seat)} owes no decision now; {who(owner)} does")
+    problem = _problem(state, seat, action)
+    if problem is not None:
+        raise IllegalAction(problem)
+    _do(state, seat, action)
+    advance(state)
+
+
+def _expected(state: PlanetsState) -> str:
+    if state.hits:
+        hit = state.hits[0]
+        return f"assign {hit.count} hit(s) at {hit.where}: 'destroy <unit>' or 'sustain <unit>'"
+    return {
+        Stage.ACTION: "'activate <system>' or 'pass'",
+        Stage.MOVE: "a move into the active system, or 'done'",
+        Stage.BOMBARD: "'bombard <planet>' or 'bombard none'",
+        Stage.COMMIT: "'commit <n> infantry [<n> mech] to <planet>', or 'done'",
+        Stage.EXPLORE: "'explore <trait> at <planet>'",
+        Stage.PRODUCE: "'exhaust <planet>', 'spend trade good', 'produce <n> <unit> at <planet>'"
+        " or 'done'",
+    }.get(state.stage, "nothing")
+
+
+def _problem(state: PlanetsState, seat: int, action: Action) -> str | None:
+    """Why `action` is not allowed now, or None. Reads only."""
+    wrong = f"not now: {_expected(state)} is wanted"
+    if state.hits:
+        if not isinstance(action, Assign):
+            return wrong
+        return None if action in hit_options(state) else f"no {action.kind} can take that hit"
+    stage = state.stage
+    if isinstance(action, Activate | Pass):
+        if stage is not Stage.ACTION:
+            return wrong
+        if isinstance(action, Pass):
+            return None
+        if action.system not in state.galaxy.systems:
+            return f"there is no system {action.system}"
+        if state.tactics[seat] <= 0:
+            return "you have no command tokens left this round; pass"
+        if seat in state.tokens.get(action.system, []):
+            return f"your command token is already in {action.system}"
+        return None
+    if isinstance(action, Move):
+        return move_problem(state, seat, action) if stage is Stage.MOVE else wrong
+    if isinstance(action, Done):
+        return None if stage in (Stage.MOVE, Stage.COMMIT, Stage.PRODUCE) else wrong
+    if isinstance(action, Bombard):
+        if stage is not Stage.BOMBARD:
+            return wrong
+        if action.planet is None or action.planet in bombard_targets(state, seat):
+            return None
+        return f"{action.planet} cannot be bombarded now"
+    if isinstance(action, Commit):
+        if stage is not Stage.COMMIT:
+            return wrong
+        return (
+            None
+            if action in set(commits(state, seat))
+            else f"cannot commit that to {action.planet}"
+        )
+    if isinstance(action, Explore):
+        if stage is not Stage.EXPLORE:
+            return wrong
+        return (
+            None
+            if action in explorations(state)
+            else f"{action.planet} awaits no {action.trait} exploration"
+        )
+    if isinstance(action, Exhaust | SpendGood | Produce):
+        if stage is not Stage.PRODUCE:
+            return wrong
+        return _production_problem(state, seat, action)
+    return f"unknown action {action!r}"
+
+
+def _production_problem(state: PlanetsState, seat: int, action: Action) -> str | None:
+    if isinstance(action, Exhaust):
+        planet = state.planets.get(action.planet)
+        if planet is None or planet.controller != seat:
+            return f"you do not control {action.planet}"
+        if planet.exhausted:
+            return f"{action.planet} is exhausted already (34.4)"
+        return None
+    if isinstance(action, SpendGood):
+        return None if state.goods[seat] else "you have no trade goods"
+    assert isinstance(action, Produce)
+    if action.planet not in docks_here(state, seat):
+        return f"you have no space dock on {action.planet} in the active system"
+    if action.kind not in PRODUCIBLE:
+        return f"a {action.kind} cannot be produced"
+    if action.kind not in _producible(state, seat):
+        return f"another player's ships blockade {state.active}: no ships can be produced there"
+    if action.count <= 0:
+        return "produce at least one unit"
+    room = production_limit(state, seat) - state.produced
+    if action.count > room:
+        return f"production left here is {room}, not {action.count}"
+    spare = UNITS[action.kind].limit - in_play(state, seat, action.kind)
+    if action.count > spare:
+        return f"you have {spare} {action.kind} left in reinforcements"
+    cost = cost_of(action.kind, action.count)
+    if cost > state.pool:
+        return f"that costs {cost} resources and you have gathered {state.pool}"
+    return None
+
+
+def _do(state: PlanetsState, seat: int, action: Action) -> None:
+    if isinstance(action, Assign):
+        _assign(state, action)
+    elif isinstance(action, Pass):
+        state.passed[seat] = True
+        log(state, "pass", f"{who(seat)} passes", seat=seat)
+        _next_turn(state)
+    elif isinstance(action, Activate):
+        state.tactics[seat] -= 1
+        state.tokens.setdefault(action.system, []).append(seat)
+        state.active = action.system
+        state.stage = Stage.MOVE
+        state.committed = []
+        state.explore_queue = []
+        state.pool = state.produced = 0
+        log(
+            state,
+            "activate",
+            f"{who(seat)} activates {action.system}",
+            seat=seat,
+            system=action.system,
+        )
+    elif isinstance(action, Move):
+        _move(state, seat, action)
+    elif isinstance(action, Done):
+        _done(state, seat)
+    elif isinstance(action, Bombard):
+        _bombard(state, seat, action.planet)
+    elif isinstance(action, Commit):
+        _commit(state, seat, action)
+    elif isinstance(action, Explore):
+        state.explore_queue.remove(action.planet)
+        explore(state, seat, action.planet, action.trait)
+    elif isinstance(action, Exhaust):
+        state.planets[action.planet].exhausted = True
+        gained = planet_resources(state, action.planet)
+        state.pool += gained
+        log(
+            state,
+            "exhaust",
+            f"{who(seat)} exhausts {action.planet} for {gained} resources",
+            seat=seat,
+            planet=action.planet,
+        )
+    elif isinstance(action, SpendGood):
+        state.goods[seat] -= 1
+        state.pool += 1
+    elif isinstance(action, Produce):
+        _produce(state, seat, action)
+
+
+def _move(state: PlanetsState, seat: int, move: Move) -> None:
+    source, dest = state.space[move.source], state.space[move.dest]
+    for kind, n in move.units:
+        if kind in SHIPS:
+            damaged = min(n, source.hurt(seat, kind))  # damaged ships go first
+            source.remove(seat, kind, n, damaged)
+            dest.add(seat, kind, n)
+            if damaged:
+                dest.set_hurt(seat, kind, dest.hurt(seat, kind) + damaged)
+            continue
+        left = n
+        for area in [
+            source,
+            *(state.planets[p].area for p in state.galaxy.systems[move.source].planets),
+        ]:
+            take = min(left, area.count(seat, kind))
+            if take:
+                damaged = min(take, area.hurt(seat, kind))
+                area.remove(seat, kind, take, damaged)
+                dest.add(seat, kind, take)
+                if damaged:
+                    dest.set_hurt(seat, kind, dest.hurt(seat, kind) + damaged)
+                left -= take
+    log(
+        state,
+        "move",
+        f"{who(seat)}: {_units_text(move.units)} from {move.source} to {move.dest}",
+        seat=seat,
+        source=move.source,
+        dest=move.dest,
+    )
+
+
+def _done(state: PlanetsState, seat: int) -> None:
+    if state.stage is Stage.MOVE:
+        state.stage = Stage.SPACE
+    elif state.stage is Stage.COMMIT:
+        if state.committed:
+            state.stage = Stage.CANNON
+            state.cursor = 0
+        else:
+            state.stage = Stage.PRODUCE
+    else:
+        _end_action(state)
+
+
+def _assign(state: PlanetsState, action: Assign) -> None:
+    hit = state.hits[0]
+    area = state.where(hit.where)
+    if action.sustain:
+        area.set_hurt(hit.seat, action.kind, area.hurt(hit.seat, action.kind) + 1)
+        what = f"{action.kind} sustains damage"
+    else:
+        area.remove(hit.seat, action.kind, 1, 1 if area.hurt(hit.seat, action.kind) else 0)
+        what = f"{action.kind} destroyed"
+    log(state, "hit", f"{who(hit.seat)}: {what} at {hit.where}", seat=hit.seat, where=hit.where)
+    rest = hit.count - 1
+    if rest and hit_options_for(state, hit):
+        state.hits[0] = Hit(hit.seat, hit.where, rest)
+    else:
+        state.hits.pop(0)
+
+
+def hit_options_for(state: PlanetsState, hit: Hit) -> bool:
+    area = state.where(hit.where)
+    return area.has(hit.seat, SHIPS if hit.where in state.space else GROUND)
+
+
+def _bombard(state: PlanetsState, seat: int, planet: str | None) -> None:
+    state.stage = Stage.COMMIT
+    if planet is None:
+        return
+    assert state.active is not None
+    space = state.space[state.active]
+    dice = [
+        (kind, UNITS[kind].bombard)
+        for kind in SHIPS
+        if UNITS[kind].bombard
+        for _ in range(space.count(seat, kind))
+    ]
+    rolls = [state.rng.randint(1, 10) for _ in dice]
+    hits = sum(1 for (_, need), roll in zip(dice, rolls, strict=True) if roll >= need)
+    area = state.planets[planet].area
+    target = next(s for s in area.seats() if s != seat and area.has(s, GROUND))
+    log(
+        state,
+        "bombard",
+        f"{who(seat)} bombards {planet}: {rolls}, {hits} hit(s)",
+        seat=seat,
+        planet=planet,
+        rolls=rolls,
+        hits=hits,
+        step=1,
+    )
+    _queue(state, target, planet, hits)
+
+
+def _commit(state: PlanetsState, seat: int, commit: Commit) -> None:
+    assert state.active is not None
+    space = state.space[state.active]
+    area = state.planets[commit.planet].area
+    for kind, n in (("infantry", commit.infantry), ("mech", commit.mech)):
+        if n:
+            damaged = min(n, space.hurt(seat, kind))
+            space.remove(seat, kind, n, damaged)
+            area.add(seat, kind, n)
+            if damaged:
+                area.set_hurt(seat, kind, area.hurt(seat, kind) + damaged)
+    if commit.planet not in state.committed:
+        state.committed.append(commit.planet)
+    landed = (("infantry", commit.infantry), ("mech", commit.mech))
+    log(
+        state,
+        "commit",
+        f"{who(seat)} commits {_units_text(landed)} to {commit.planet}",
+        seat=seat,
+        planet=commit.planet,
+        step=2,
+    )
+
+
+def _produce(state: PlanetsState, seat: int, action: Produce) -> None:
+    assert state.active is not None
+    state.pool -= cost_of(action.kind, action.count)
+    state.produced += action.count
+    if action.kind in SHIPS:
+        state.space[state.active].add(seat, action.kind, action.count)
+    else:
+        state.planets[action.planet].area.add(seat, action.kind, action.count)
+    log(
+        state,
+        "produce",
+        f"{who(seat)} produces {action.count} {action.kind} at {action.planet}",
+        seat=seat,
+        planet=action.planet,
+    )
+
+
+def _queue(state: PlanetsState, seat: int, where: str, hits: int) -> None:
+    """Owe `seat` the assignment of `hits` hits at `where`, capped at what can absorb them."""
+    area = state.where(where)
+    kinds = SHIPS if where in state.space else GROUND
+    absorb = sum(
+        area.count(seat, k) + (area.count(seat, k) - area.hurt(seat, k) if UNITS[k].sustain else 0)
+        for k in kinds
+    )
+    if min(hits, absorb) > 0:
+        state.hits.append(Hit(seat, where, min(hits, absorb)))
+
+
+def _roll(
+    state: PlanetsState, area: Area, seat: int, kinds: tuple[str, ...]
+) -> tuple[list[int], int]:
+    rolls: list[int] = []
+    hits = 0
+    for kind in kinds:
+        stats = UNITS[kind]
+        for _ in range(area.count(seat, kind) * stats.dice):
+            roll = state.rng.randint(1, 10)
+            rolls.append(roll)
+            hits += roll >= stats.combat
+    return rolls, hits
+
+
+# --- automatic steps ---------------------------------------------------------------------
+
+
+def advance(state: PlanetsState) -> None:
+    """Run automatic steps until someone owes a real choice (single choices are taken)."""
+    while state.stage is not Stage.OVER:
+        if state.hits:
+            options = hit_options(state)
+            if len(options) != 1:
+                return
+            _assign(state, options[0])
+            continue
+        stage = state.stage
+        seat = state.current
+        if stage is Stage.ACTION:
+            return
+        if stage is Stage.MOVE:
+            if any(True for _ in moves(state, seat)):
+                return
+            state.stage = Stage.SPACE
+        elif stage is Stage.SPACE:
+            _space_round(state, seat)
+        elif stage is Stage.BOMBARD:
+            if bombard_targets(state, seat) and any(
+                UNITS[k].bombard and state.space[state.active or ""].count(seat, k) for k in SHIPS
+            ):
+                return
+            state.stage = Stage.COMMIT
+        elif stage is Stage.COMMIT:
+            active = state.active or ""
+            if ground_of(state.space[active], seat) and state.galaxy.systems[active].planets:
+                return
+            _done(state, seat)
+        elif stage is Stage.CANNON:
+            _cannon(state, seat)
+        elif stage is Stage.GROUND:
+            _ground_round(state, seat)
+        elif stage is Stage.CONTROL:
+            establish_control(state, seat)
+            state.stage = Stage.EXPLORE
+        elif stage is Stage.EXPLORE:
+            if not state.explore_queue:
+                state.stage = Stage.PRODUCE
+                continue
+            choices = explorations(state)
+            if len(choices) != 1:
+                return
+            state.explore_queue.remove(choices[0].planet)
+            explore(state, seat, choices[0].planet, choices[0].trait)
+        elif stage is Stage.PRODUCE:
+            if docks_here(state, seat):
+                return
+            _end_action(state)
+
+
+def _space_round(state: PlanetsState, seat: int) -> None:
+    """One round of space combat in the active system, or on to the invasion."""
+    assert state.active is not None
+    space = state.space[state.active]
+    enemy = fleet_owner(space, seat)
+    if enemy is None or not ships_of(space, seat):
+        for s in space.seats():
+            _trim_capacity(state, state.active, s)
+        state.stage = Stage.BOMBARD
+        return
+    ours, our_hits = _roll(state, space, seat, SHIPS)
+    theirs, their_hits = _roll(state, space, enemy, SHIPS)
+    log(
+        state,
+        "space",
+        f"space combat at {state.active}: {who(seat)} rolls {ours} ({our_hits} "
+        f"hit(s)), {who(enemy)} rolls {theirs} ({their_hits} hit(s))",
+        system=state.active,
+        attacker=seat,
+        defender=enemy,
+        rolls=[ours, theirs],
+        hits=[our_hits, their_hits],
+    )
+    _queue(state, seat, state.active, their_hits)
+    _queue(state, enemy, state.active, our_hits)
+
+
+def _trim_capacity(state: PlanetsState, sid: str, seat: int) -> None:
+    """Ground forces in space beyond the capacity of their ships are destroyed."""
+    area = state.space[sid]
+    excess = sum(area.count(seat, k) for k in GROUND) - capacity_of(area, seat)
+    for kind in GROUND:
+        n = min(excess, area.count(seat, kind))
+        if n > 0:
+            area.remove(seat, kind, n)
+            excess -= n
+            log(
+                state,
+                "capacity",
+                f"{who(seat)}: {n} {kind} lost in space at {sid} (no capacity)",
+                seat=seat,
+                system=sid,
+            )
+
+
+def _cannon(state: PlanetsState, seat: int) -> None:
+    """Invasion 3: each other player's SPACE CANNON on a planet receiving forces fires."""
+    if state.cursor >= len(state.committed):
+        state.stage = Stage.GROUND
+        state.cursor = 0
+        return
+    name = state.committed[state.cursor]
+    state.cursor += 1
+    area = state.planets[name].area
+    if not area.has(seat, GROUND):
+        return
+    for other in area.seats():
+        if other == seat:
+            continue
+        dice = [
+            UNITS[k].cannon
+            for k in STRUCTURES
+            if UNITS[k].cannon
+            for _ in range(area.count(other, k))
+        ]
+        if not dice:
+            continue
+        rolls = [state.rng.randint(1, 10) for _ in dice]
+        hits = sum(1 for need, roll in zip(dice, rolls, strict=True) if roll >= need)
+        log(
+            state,
+            "cannon",
+            f"space cannon on {name} ({who(other)}): {rolls}, {hits} hit(s)",
+            seat=other,
+            planet=name,
+            rolls=rolls,
+            hits=hits,
+            step=3,
+        )
+        _queue(state, seat, name, hits)
+
+
+def _ground_round(state: PlanetsState, seat: int) -> None:
+    """Invasion 4: a round of ground combat on the next contested planet, in commit order."""
+    if state.cursor >= len(state.committed):
+        state.stage = Stage.CONTROL
+        return
+    name = state.committed[state.cursor]
+    area = state.planets[name].area
+    enemy = next((s for s in area.seats() if s != seat and area.has(s, GROUND)), None)
+    if enemy is None or not area.has(seat, GROUND):
+        state.cursor += 1
+        return
+    ours, our_hits = _roll(state, area, seat, GROUND)
+    theirs, their_hits = _roll(state, area, enemy, GROUND)
+    log(
+        state,
+        "ground",
+        f"ground combat on {name}: {who(seat)} rolls {ours} ({our_hits} hit(s)), "
+        f"{who(enemy)} rolls {theirs} ({their_hits} hit(s))",
+        planet=name,
+        attacker=seat,
+        defender=enemy,
+        rolls=[ours, theirs],
+        hits=[our_hits, their_hits],
+        step=4,
+    )
+    _queue(state, seat, name, their_hits)
+    _queue(state, enemy, name, our_hits)
+
+
+def establish_control(state: PlanetsState, seat: int) -> None:
+    """Invasion 5 (49.5): the active player gains each planet they committed to and still hold."""
+    for name in state.committed:
+        planet = state.planets[name]
+        if not planet.area.has(seat, GROUND):
+            if planet.controller is not None:  # 49.5d: the defender keeps it (token if empty)
+                log(
+                    state,
+                    "control",
+                    f"{name} stays with {who(planet.controller)}",
+                    planet=name,
+                    seat=planet.controller,
+                    step=5,
+                )
+            continue
+        if planet.controller == seat:  # 49.5c / 25.2: no gaining what you hold
+            continue
+        for other in planet.area.seats():  # 49.5a: other players' structures are destroyed
+            if other != seat:
+                for kind in STRUCTURES:
+                    n = planet.area.count(other, kind)
+                    if n:
+                        planet.area.remove(other, kind, n)
+                        log(
+                            state,
+                            "destroyed",
+                            f"{who(other)}'s {n} {kind} on {name} destroyed",
+                            seat=other,
+                            planet=name,
+                            step=5,
+                        )
+        gain_control(state, seat, name)
+
+
+def gain_control(state: PlanetsState, seat: int, name: str) -> None:
+    """25.1: take the planet's card exhausted; a planet nobody controlled is explored."""
+    planet = state.planets[name]
+    if planet.controller == seat:
+        raise IllegalAction(f"{who(seat)} controls {name} already (25.2)")
+    before = planet.controller
+    planet.controller = seat
+    planet.exhausted = True  # 25.1 (attachments keep the card's state: 12.2a)
+    source = "the planet deck" if before is None else f"{who(before)}'s play area"
+    log(
+        state,
+        "control",
+        f"{who(seat)} gains control of {name}; its card comes exhausted from {source}",
+        seat=seat,
+        planet=name,
+        previous=before,
+        step=5,
+    )
+    if before is None and state.galaxy.planets[name].traits:  # 25.1c, 35.1, 35.2b
+        state.explore_queue.append(name)
+
+
+def explore(state: PlanetsState, seat: int, name: str, trait: str) -> None:
+    """35: draw from the trait's deck, reveal to all, resolve; refill an empty deck."""
+    deck = state.decks[trait]
+    if not deck:
+        deck.extend(state.discards[trait])
+        state.discards[trait].clear()
+        state.rng.shuffle(deck)
+        log(state, "reshuffle", f"the {trait} deck is reshuffled from its discards", deck=trait)
+    if not deck:
+        log(
+            state,
+            "explore",
+            f"the {trait} deck is empty; {name} finds nothing",
+            planet=name,
+            seat=seat,
+            deck=trait,
+        )
+        return
+    card = CARDS[deck.pop()]
+    planet = state.planets[name]
+    discard = True
+    if card.effect is Effect.ATTACH:
+        planet.attachments.append(card.id)
+        discard = False
+    elif card.effect is Effect.GOODS:
+        state.goods[seat] += card.amount
+    elif card.effect is Effect.FRAGMENT:
+        state.fragments[seat].append(trait)
+        discard = False
+    elif card.effect is Effect.RECRUIT:
+        spare = UNITS["infantry"].limit - in_play(state, seat, "infantry")
+        planet.area.add(seat, "infantry", max(0, min(card.amount, spare)))
+    elif card.effect is Effect.HAZARD:
+        for kind in GROUND:
+            if planet.area.count(seat, kind):
+                planet.area.remove(seat, kind, 1, 1 if planet.area.hurt(seat, kind) else 0)
+                break
+    if discard:
+        state.discards[trait].append(card.id)
+    log(
+        state,
+        "explore",
+        f"{who(seat)} explores {name} ({trait}): {card.name}, {card.text()}",
+        seat=seat,
+        planet=name,
+        deck=trait,
+        card=card.name,
+        effect=card.text(),
+    )
+
+
+def _end_action(state: PlanetsState) -> None:
+    state.stage = Stage.ACTION
+    state.active = None
+    state.committed = []
+    state.cursor = 0
+    state.pool = state.produced = 0
+    _next_turn(state)
+
+
+def _next_turn(state: PlanetsState) -> None:
+    for step in range(1, state.seats + 1):
+        seat = (state.current + step) % state.seats
+        if not state.passed[seat]:
+            state.current = seat
+            return
+    status_phase(state)
+
+
+# --- the status phase and the end ---------------------------------------------------------
+
+
+def qualifies(state: PlanetsState, seat: int, objective_id: str) -> bool:
+    objective = OBJECTIVES[objective_id]
+    goal, n = objective.goal, objective.amount
+    mine = controlled(state, seat)
+    if goal is Goal.PLANETS:
+        return sum(1 for p in mine if p not in home_planets(state, seat)) >= n
+    if goal is Goal.HOLD_RESOURCES:  # held: exhausted planets count too
+        return sum(planet_resources(state, p) for p in mine) >= n
+    if goal is Goal.HOLD_INFLUENCE:
+        return sum(planet_influence(state, p) for p in mine) >= n
+    if goal in (Goal.SPEND_RESOURCES, Goal.SPEND_INFLUENCE):  # spent: readied planets only
+        value = planet_resources if goal is Goal.SPEND_RESOURCES else planet_influence
+        ready = sum(value(state, p) for p in mine if not state.planets[p].exhausted)
+        return ready + state.goods[seat] >= n
+    if goal is Goal.LEGENDARY:
+        return any(state.galaxy.planets[p].legendary for p in mine)
+    if goal is Goal.CENTRAL:
+        return all(p in mine for p in state.galaxy.central().planets)
+    if goal is Goal.TRAITS:
+        held = {t for p in mine for t in state.galaxy.planets[p].traits}
+        return held >= {"cultural", "hazardous", "industrial"}
+    return len(state.fragments[seat]) >= n
+
+
+def _spend(state: PlanetsState, seat: int, objective_id: str) -> None:
+    """Pay a spending objective: readied planets in galaxy order, then trade goods."""
+    objective = OBJECTIVES[objective_id]
+    if objective.goal not in (Goal.SPEND_RESOURCES, Goal.SPEND_INFLUENCE):
+        return
+    value = planet_resources if objective.goal is Goal.SPEND_RESOURCES else planet_influence
+    owed = objective.amount
+    for name in controlled(state, seat):
+        if owed <= 0:
+            break
+        if not state.planets[name].exhausted and value(state, name):
+            state.planets[name].exhausted = True
+            owed -= value(state, name)
+    state.goods[seat] -= max(0, owed)
+
+
+def status_phase(state: PlanetsState) -> None:
+    """Score (one objective each, in turn order), reveal, remove tokens, ready, repair."""
+    order = [(state.first + k) % state.seats for k in range(state.seats)]
+    for seat in order:
+        for objective_id in state.revealed:
+            if objective_id not in state.scored[seat] and qualifies(state, seat, objective_id):
+                _spend(state, seat, objective_id)
+                state.scored[seat].append(objective_id)
+                state.points[seat] += 1
+                log(
+                    state,
+                    "score",
+                    f"{who(seat)} scores {OBJECTIVES[objective_id].name}",
+                    seat=seat,
+                    objective=objective_id,
+                )
+                break
+        if state.points[seat] >= state.target:
+            state.winner = seat
+            state.reason = f"{who(seat)} reached {state.target} victory points"
+            state.stage = Stage.OVER
+            return
+    if state.round >= state.rounds:
+        state.reason = f"the round limit ({state.rounds}) was reached; most points wins"
+        state.stage = Stage.OVER
+        return
+    if state.objective_deck:
+        revealed = state.objective_deck.pop()
+        state.revealed.append(revealed)
+        log(state, "reveal", f"objective revealed: {OBJECTIVES[revealed].name}", objective=revealed)
+    state.tokens.clear()
+    for planet in state.planets.values():
+        planet.exhausted = False  # 34.2: every card is readied
+    for area in [*state.space.values(), *(p.area for p in state.planets.values())]:
+        area.damaged.clear()
+    state.tactics = [state.tactics_per_round] * state.seats
+    state.passed = [False] * state.seats
+    state.round += 1
+    state.first = (state.first + 1) % state.seats
+    state.current = state.first
+    log(state, "round", f"round {state.round} begins", round=state.round)
+
+
+def log(state: PlanetsState, kind: str, text: str, **detail: Any) -> None:
+    state.event_count += 1
+    state.events.append({"n": state.event_count, "kind": kind, "text": text, **detail})
+    if len(state.events) > EVENTS_KEPT:
+        del state.events[: len(state.events) - EVENTS_KEPT]
+
+
+def _units_text(units: tuple[tuple[str, int], ...]) -> str:
+    return " ".join(f"{n} {k}" for k, n in sorted(units, key=lambda u: ORDER[u[0]]) if n)

@@ -1,0 +1,190 @@
+"""Notation: lenient reading and canonical writing of every action.
+
+Canonical forms: `activate 0203`, `pass`, `move 2 cruiser 1 carrier 2 infantry from 0102
+to 0203`, `done`, `destroy cruiser`, `sustain dreadnought`, `bombard Vesta`, `bombard
+none`, `commit 2 infantry 1 mech to Vesta`, `explore hazardous at Vesta`, `exhaust Vesta`,
+`spend trade good`, `produce 2 infantry at Aurel`. Reading ignores case, extra spaces and
+plurals, accepts unit abbreviations (`dread`, `inf`), `home` for the seat's home planet,
+and `explore <trait>` when one planet awaits exploration.
+"""
+
+from __future__ import annotations
+
+import re
+
+from parley.kernel import InvalidAction
+
+from .actions import (
+    Action,
+    Activate,
+    Assign,
+    Bombard,
+    Commit,
+    Done,
+    Exhaust,
+    Explore,
+    Move,
+    Pass,
+    Produce,
+    SpendGood,
+)
+from .galaxy import TRAITS, Galaxy, builtin
+from .state import PlanetsState
+from .units import ALIASES, GROUND, ORDER
+
+EXAMPLES = (
+    "activate 0203",
+    "move 2 cruiser 1 carrier 2 infantry from 0102 to 0203",
+    "destroy cruiser",
+    "commit 2 infantry to Vesta",
+    "explore hazardous at Vesta",
+    "produce 2 infantry at home",
+    "pass",
+)
+
+
+def format_action(action: Action) -> str:
+    if isinstance(action, Activate):
+        return f"activate {action.system}"
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, Move):
+        return f"move {units_text(action.units)} from {action.source} to {action.dest}"
+    if isinstance(action, Done):
+        return "done"
+    if isinstance(action, Assign):
+        return f"{'sustain' if action.sustain else 'destroy'} {action.kind}"
+    if isinstance(action, Bombard):
+        return f"bombard {action.planet or 'none'}"
+    if isinstance(action, Commit):
+        parts = (("infantry", action.infantry), ("mech", action.mech))
+        return f"commit {units_text(parts)} to {action.planet}"
+    if isinstance(action, Explore):
+        return f"explore {action.trait} at {action.planet}"
+    if isinstance(action, Exhaust):
+        return f"exhaust {action.planet}"
+    if isinstance(action, SpendGood):
+        return "spend trade good"
+    return f"produce {action.count} {action.kind} at {action.planet}"
+
+
+def units_text(units: tuple[tuple[str, int], ...]) -> str:
+    return " ".join(f"{n} {k}" for k, n in sorted(units, key=lambda u: ORDER[u[0]]) if n)
+
+
+def _fail(text: str, why: str) -> InvalidAction:
+    examples = "; ".join(f"'{e}'" for e in EXAMPLES)
+    return InvalidAction(f"{text!r} is not understood: {why}. Examples: {examples}", text=text)
+
+
+def _galaxies(state: PlanetsState | None) -> list[Galaxy]:
+    return [state.galaxy] if state is not None else [builtin("trine"), builtin("sextant")]
+
+
+def _planet(words: list[str], text: str, state: PlanetsState | None, seat: int | None) -> str:
+    wanted = " ".join(words).strip().lower()
+    if not wanted:
+        raise _fail(text, "a planet name is missing")
+    if wanted == "home" and state is not None and seat is not None and 0 <= seat < state.seats:
+        return state.galaxy.systems[state.homes[seat]].planets[0]
+    for galaxy in _galaxies(state):
+        for name in galaxy.planets:
+            if name.lower() == wanted:
+                return name
+    raise _fail(text, f"there is no planet called {' '.join(words)!r}")
+
+
+def _system(word: str, text: str) -> str:
+    if not re.fullmatch(r"\d{3,4}", word):
+        raise _fail(text, f"{word!r} is not a system number like 0203")
+    return word.zfill(4)
+
+
+def _unit(word: str, text: str) -> str:
+    kind = ALIASES.get(word)
+    if kind is None:
+        raise _fail(text, f"{word!r} is not a unit type")
+    return kind
+
+
+def _counts(words: list[str], text: str) -> tuple[tuple[str, int], ...]:
+    """`2 cruiser 1 carrier` (a missing count is 1) as (type, count) pairs in table order."""
+    out: dict[str, int] = {}
+    i = 0
+    while i < len(words):
+        n = 1
+        if words[i].isdigit():
+            n = int(words[i])
+            i += 1
+        if i >= len(words):
+            raise _fail(text, "a count without a unit type")
+        kind = _unit(words[i], text)
+        if kind in out:
+            raise _fail(text, f"{kind} is named twice")
+        out[kind] = n
+        i += 1
+    if not out:
+        raise _fail(text, "no units are named")
+    return tuple(sorted(((k, n) for k, n in out.items() if n), key=lambda u: ORDER[u[0]]))
+
+
+def parse_action(text: str, state: PlanetsState | None = None, seat: int | None = None) -> Action:
+    words = re.sub(r"[,;:.]", " ", text).lower().split()
+    if not words:
+        raise _fail(text, "it is empty")
+    verb, rest = words[0], words[1:]
+    if verb == "pass" and not rest:
+        return Pass()
+    if verb in ("done", "end") and len(rest) <= 1:
+        return Done()
+    if verb == "activate" and len(rest) == 1:
+        return Activate(_system(rest[0], text))
+    if verb == "move":
+        if "from" not in rest or "to" not in rest:
+            raise _fail(text, "a move says 'from <system> to <system>'")
+        f, t = rest.index("from"), rest.index("to")
+        if not f < t == f + 2 == len(rest) - 2:
+            raise _fail(text, "a move reads 'move <units> from <system> to <system>'")
+        return Move(_system(rest[f + 1], text), _counts(rest[:f], text), _system(rest[t + 1], text))
+    if verb in ("destroy", "sustain", "hit") and len(rest) == 1:
+        return Assign(_unit(rest[0], text), verb == "sustain")
+    if verb == "bombard" and rest:
+        if rest in (["none"], ["nothing"], ["no"]):
+            return Bombard(None)
+        return Bombard(_planet(rest, text, state, seat))
+    if verb == "commit":
+        if "to" not in rest:
+            raise _fail(text, "a commit says 'to <planet>'")
+        t = rest.index("to")
+        counts = dict(_counts(rest[:t], text))
+        if set(counts) - set(GROUND):
+            raise _fail(text, "only infantry and mechs are committed")
+        planet = _planet(rest[t + 1 :], text, state, seat)
+        return Commit(planet, counts.get("infantry", 0), counts.get("mech", 0))
+    if verb == "explore" and rest:
+        trait = rest[0]
+        if trait not in TRAITS:
+            raise _fail(text, f"{trait!r} is not a deck: cultural, hazardous or industrial")
+        if len(rest) == 1:
+            waiting = state.explore_queue if state is not None else []
+            options = (
+                [p for p in waiting if trait in state.galaxy.planets[p].traits] if state else []
+            )
+            if len(options) != 1:
+                raise _fail(text, "say which planet: 'explore <trait> at <planet>'")
+            return Explore(trait, options[0])
+        if rest[1] != "at":
+            raise _fail(text, "write 'explore <trait> at <planet>'")
+        return Explore(trait, _planet(rest[2:], text, state, seat))
+    if verb == "exhaust" and rest:
+        return Exhaust(_planet(rest, text, state, seat))
+    if verb == "spend" and rest in (["trade", "good"], ["trade", "goods"], ["1", "trade", "good"]):
+        return SpendGood()
+    if verb in ("produce", "build") and "at" in rest:
+        a = rest.index("at")
+        made = _counts(rest[:a], text)
+        if len(made) != 1:
+            raise _fail(text, "produce one unit type at a time")
+        kind, n = made[0]
+        return Produce(kind, n, _planet(rest[a + 1 :], text, state, seat))
+    raise _fail(text, f"{verb!r} does not start any action here")

@@ -1,0 +1,258 @@
+"""Planet control on the Parley kernel."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from parley.kernel import (
+    JSON,
+    BadOptions,
+    GameSpec,
+    IllegalAction,
+    OptionNode,
+    OptionSpec,
+    OptionValue,
+    Outcome,
+    Owed,
+    Rng,
+    Rules,
+    Setup,
+    Structure,
+    Turn,
+    Viewer,
+)
+
+from . import engine, view
+from .actions import (
+    Action,
+    Activate,
+    Assign,
+    Bombard,
+    Commit,
+    Done,
+    Exhaust,
+    Explore,
+    Move,
+    Pass,
+    Produce,
+    SpendGood,
+)
+from .galaxy import GalaxyError, galaxy_for
+from .notation import format_action, parse_action
+from .state import PlanetsState, Stage
+
+MAX_ROUNDS = 12
+
+
+class PlanetsRules(Rules[PlanetsState, Action]):
+    """Expand, invade and hold planets under the control rules; see docs/planets.md."""
+
+    spec = GameSpec(
+        name="planets",
+        title="Planet Control",
+        summary=(
+            "A small galaxy built around the Twilight Imperium control rules: activate "
+            "systems, move fleets, invade, take planet cards exhausted, explore, score."
+        ),
+        min_seats=3,
+        max_seats=6,
+        default_seats=3,
+        structure=Structure.SEQUENTIAL,
+        chance=True,
+        # No seat knows anything another does not: the order of the exploration and
+        # objective decks is hidden from everyone alike, and `hidden_variant` lets the
+        # conformance suite check that no view depends on it.
+        hidden_information=False,
+        aliases=("planet-control", "control", "ti-control"),
+        options=(
+            OptionSpec(
+                "galaxy",
+                "auto",
+                "'auto' (trine for 3 players, sextant for 4-6), "
+                "'trine', 'sextant', or a path to a galaxy TOML file",
+            ),
+            OptionSpec("target", 6, "victory points that win at once", minimum=1, maximum=10),
+            OptionSpec(
+                "rounds",
+                6,
+                "the round limit: after it the most points wins",
+                minimum=1,
+                maximum=MAX_ROUNDS,
+            ),
+            OptionSpec(
+                "tactics", 3, "command tokens each player gets every round", minimum=1, maximum=8
+            ),
+        ),
+        max_plies=20_000,
+    )
+
+    # --- set-up ------------------------------------------------------------------------
+
+    def setup(self, setup: Setup) -> PlanetsState:
+        self.spec.check_seats(setup.seats)
+        option = str(setup.options.get("galaxy", "auto"))
+        name = ("trine" if setup.seats == 3 else "sextant") if option == "auto" else option
+        try:
+            galaxy = galaxy_for(name)
+            galaxy.homes(setup.seats)
+        except GalaxyError as err:
+            raise BadOptions(str(err), text=option) from err
+        return engine.new_game(
+            galaxy,
+            setup.seats,
+            setup.rng,
+            int(setup.options.get("target", 6)),
+            int(setup.options.get("rounds", 6)),
+            int(setup.options.get("tactics", 3)),
+        )
+
+    def seat_count(self, state: PlanetsState) -> int:
+        return state.seats
+
+    def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
+        return [view.colour(s).title() for s in range(seats)]
+
+    def clone(self, state: PlanetsState) -> PlanetsState:
+        return state.clone()
+
+    # --- turn and actions ----------------------------------------------------------------
+
+    def turn(self, state: PlanetsState) -> Turn:
+        seat = engine.owner_of(state)
+        if seat is None:
+            return Turn()
+        if state.hits:
+            hit = state.hits[0]
+            kind, prompt = "hits", f"assign {hit.count} hit(s) to your units at {hit.where}"
+        else:
+            kind = state.stage.value
+            prompt = view.STEP_NAMES[state.stage]
+        return Turn(owed=(Owed(seat, kind, prompt),))
+
+    def legal_actions(self, state: PlanetsState, seat: int) -> Sequence[Action]:
+        return engine.legal(state, seat)
+
+    def apply(self, state: PlanetsState, seat: int, action: Action) -> None:
+        engine.apply(state, seat, action)
+
+    def outcome(self, state: PlanetsState) -> Outcome | None:
+        if state.stage is not Stage.OVER:
+            return None
+        if state.winner is not None:
+            ranks = [1 if s == state.winner else 2 for s in range(state.seats)]
+            others = sorted(
+                {p for s, p in enumerate(state.points) if s != state.winner}, reverse=True
+            )
+            for s in range(state.seats):
+                if s != state.winner:
+                    ranks[s] = 2 + others.index(state.points[s])
+            return Outcome(
+                ranks=tuple(ranks),
+                scores=tuple(float(p) for p in state.points),
+                winners=frozenset({state.winner}),
+                draw=False,
+                reason=state.reason,
+            )
+        return Outcome.by_scores(state.points, state.reason)
+
+    def random_action(self, state: PlanetsState, seat: int, rng: Rng) -> Action:
+        """Uniform, except that a random player passes rarely and ends a step less often
+        than it acts, so random games see fleets move and planets change hands."""
+        actions = engine.legal(state, seat)
+        if not actions:
+            raise IllegalAction(f"seat {seat} has no legal action")
+        stop = [a for a in actions if isinstance(a, Pass | Done)]
+        rest = [a for a in actions if not isinstance(a, Pass | Done)]
+        if stop and rest and rng.below(4) != 0:
+            return rng.choice(rest)
+        return rng.choice(actions)
+
+    def default_action(self, state: PlanetsState, seat: int) -> Action:
+        """Pass; end the step; no bombardment; the first hit or exploration offered."""
+        actions = engine.legal(state, seat)
+        if not actions:
+            raise IllegalAction(f"seat {seat} owes no decision now")
+        for kind in (Pass, Done):
+            found = [a for a in actions if isinstance(a, kind)]
+            if found:
+                return found[0]
+        if state.stage is Stage.BOMBARD and not state.hits:
+            return Bombard(None)
+        return actions[0]
+
+    def options_tree(self, state: PlanetsState, seat: int) -> OptionNode:
+        """Grouped by what the action does (and moves by the system they come from)."""
+        groups: dict[str, list[str]] = {}
+        titles: dict[str, str] = {}
+        for action in engine.legal(state, seat):
+            key, title = _group(action)
+            groups.setdefault(key, []).append(self.format(action))
+            titles[key] = title
+        children = tuple(
+            OptionNode(
+                key=key,
+                label=titles[key],
+                children=tuple(OptionNode(str(i), text, text) for i, text in enumerate(texts)),
+            )
+            for key, texts in groups.items()
+        )
+        label = view.STEP_NAMES[state.stage]
+        return OptionNode(key="root", label=label[:1].upper() + label[1:], children=children)
+
+    # --- visibility -----------------------------------------------------------------------
+
+    def observe(self, state: PlanetsState, viewer: Viewer) -> dict[str, JSON]:
+        return view.observe(state, viewer)
+
+    def render(self, observation: Mapping[str, JSON]) -> str:
+        return view.render(observation)
+
+    def hidden_variant(self, state: PlanetsState, viewer: Viewer, rng: Rng) -> PlanetsState:
+        """The undrawn exploration decks and unrevealed objectives in another order."""
+        variant = state.clone()
+        for deck in variant.decks.values():
+            rng.shuffle(deck)
+        rng.shuffle(variant.objective_deck)
+        return variant
+
+    # --- notation -------------------------------------------------------------------------
+
+    def parse(
+        self, text: str, state: PlanetsState | None = None, seat: int | None = None
+    ) -> Action:
+        return parse_action(text, state, seat)
+
+    def format(self, action: Action) -> str:
+        return format_action(action)
+
+    def action_from_json(
+        self, obj: JSON, state: PlanetsState | None = None, seat: int | None = None
+    ) -> Action:
+        return super().action_from_json(obj, state, seat)
+
+
+def _group(action: Action) -> tuple[str, str]:
+    if isinstance(action, Activate):
+        return "activate", "Activate a system"
+    if isinstance(action, Move):
+        return f"from {action.source}", f"Move from {action.source}"
+    if isinstance(action, Assign):
+        return "hits", "Assign a hit"
+    if isinstance(action, Bombard):
+        return "bombard", "Bombardment"
+    if isinstance(action, Commit):
+        return f"commit {action.planet}", f"Commit to {action.planet}"
+    if isinstance(action, Explore):
+        return "explore", "Explore"
+    if isinstance(action, Exhaust | SpendGood):
+        return "pay", "Exhaust planets for resources"
+    if isinstance(action, Produce):
+        return "produce", "Produce"
+    if isinstance(action, Pass | Done):
+        return "end", "End"
+    return "other", "Other"
+
+
+RULES = PlanetsRules()
+
+__all__ = ["RULES", "PlanetsRules"]

@@ -1,0 +1,188 @@
+"""The mutable state of one game; the rules own it and nothing else writes it."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from parley.kernel import Rng
+
+from .galaxy import Galaxy
+
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
+
+
+def who(seat: int) -> str:
+    """A seat's name in event texts."""
+    return COLOURS[seat].title()
+
+
+class Stage(Enum):
+    """Where the round stands; each owed stage is a decision of one player."""
+
+    ACTION = "action"  # the current player activates a system or passes
+    MOVE = "move"  # the active player moves ships into the active system
+    SPACE = "space"  # space combat (automatic rolls; hits are owed decisions)
+    BOMBARD = "bombard"  # invasion 1: bombardment
+    COMMIT = "commit"  # invasion 2: commit ground forces
+    CANNON = "cannon"  # invasion 3: space cannon defence (automatic)
+    GROUND = "ground"  # invasion 4: ground combat
+    CONTROL = "control"  # invasion 5: establish control (automatic)
+    EXPLORE = "explore"  # explorations the active player orders
+    PRODUCE = "produce"  # production
+    OVER = "over"
+
+
+OWED_STAGES = (
+    Stage.ACTION,
+    Stage.MOVE,
+    Stage.BOMBARD,
+    Stage.COMMIT,
+    Stage.EXPLORE,
+    Stage.PRODUCE,
+)
+
+
+@dataclass
+class Area:
+    """Units of any number of players in one place: a space area or a planet."""
+
+    units: dict[int, dict[str, int]] = field(default_factory=dict)
+    damaged: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    def count(self, seat: int, kind: str) -> int:
+        return self.units.get(seat, {}).get(kind, 0)
+
+    def hurt(self, seat: int, kind: str) -> int:
+        return self.damaged.get(seat, {}).get(kind, 0)
+
+    def add(self, seat: int, kind: str, n: int) -> None:
+        if n:
+            mine = self.units.setdefault(seat, {})
+            mine[kind] = mine.get(kind, 0) + n
+
+    def remove(self, seat: int, kind: str, n: int, damaged: int = 0) -> None:
+        """Take `n` units away, `damaged` of them damaged ones."""
+        mine = self.units[seat]
+        mine[kind] -= n
+        if not mine[kind]:
+            del mine[kind]
+        if not mine:
+            del self.units[seat]
+        if damaged:
+            self.set_hurt(seat, kind, self.hurt(seat, kind) - damaged)
+        extra = self.hurt(seat, kind) - self.count(seat, kind)
+        if extra > 0:
+            self.set_hurt(seat, kind, self.hurt(seat, kind) - extra)
+
+    def set_hurt(self, seat: int, kind: str, n: int) -> None:
+        mine = self.damaged.setdefault(seat, {})
+        if n > 0:
+            mine[kind] = n
+        else:
+            mine.pop(kind, None)
+        if not mine:
+            del self.damaged[seat]
+
+    def clone(self) -> Area:
+        return Area(
+            {s: dict(k) for s, k in self.units.items()},
+            {s: dict(k) for s, k in self.damaged.items()},
+        )
+
+    def seats(self) -> list[int]:
+        return sorted(self.units)
+
+    def has(self, seat: int, kinds: tuple[str, ...]) -> bool:
+        return any(self.count(seat, k) for k in kinds)
+
+
+@dataclass
+class PlanetState:
+    """A planet on the board and its card: who holds it, readied or exhausted, attachments."""
+
+    controller: int | None = None
+    exhausted: bool = False
+    attachments: list[str] = field(default_factory=list)
+    area: Area = field(default_factory=Area)
+
+    def clone(self) -> PlanetState:
+        return PlanetState(
+            self.controller, self.exhausted, list(self.attachments), self.area.clone()
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """Hits a player still has to assign to their own units in one place."""
+
+    seat: int
+    where: str  # a system id (its space area) or a planet name
+    count: int
+
+
+@dataclass
+class PlanetsState:
+    """Everything about one game; `galaxy` is shared, read-only data."""
+
+    galaxy: Galaxy
+    seats: int
+    homes: list[str]  # home system id per seat
+    target: int
+    rounds: int
+    tactics_per_round: int
+    rng: Rng
+    space: dict[str, Area]
+    planets: dict[str, PlanetState]
+    tokens: dict[str, list[int]]  # system -> seats with a command token there
+    tactics: list[int]
+    passed: list[bool]
+    points: list[int]
+    scored: list[list[str]]
+    goods: list[int]
+    fragments: list[list[str]]
+    decks: dict[str, list[str]]  # undrawn exploration cards, top last
+    discards: dict[str, list[str]]
+    objective_deck: list[str]  # unrevealed objectives, next last
+    revealed: list[str]
+    round: int = 1
+    first: int = 0
+    current: int = 0
+    stage: Stage = Stage.ACTION
+    active: str | None = None
+    hits: list[Hit] = field(default_factory=list)
+    committed: list[str] = field(default_factory=list)  # planets, in the order committed to
+    cursor: int = 0
+    explore_queue: list[str] = field(default_factory=list)
+    pool: int = 0  # resources gathered for production this action
+    produced: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    event_count: int = 0
+    winner: int | None = None
+    reason: str = ""
+
+    def clone(self) -> PlanetsState:
+        """An independent copy; the galaxy is frozen data that every copy shares."""
+        other = copy.copy(self)
+        other.rng = self.rng.copy()
+        other.space = {k: a.clone() for k, a in self.space.items()}
+        other.planets = {k: p.clone() for k, p in self.planets.items()}
+        other.tokens = {k: list(v) for k, v in self.tokens.items()}
+        for name in ("tactics", "passed", "points", "goods", "objective_deck", "revealed"):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("homes", "hits", "committed", "explore_queue"):
+            setattr(other, name, list(getattr(self, name)))
+        other.scored = [list(x) for x in self.scored]
+        other.fragments = [list(x) for x in self.fragments]
+        other.decks = {k: list(v) for k, v in self.decks.items()}
+        other.discards = {k: list(v) for k, v in self.discards.items()}
+        other.events = [dict(e) for e in self.events]  # values are never changed in place
+        return other
+
+    def where(self, name: str) -> Area:
+        """The area called `name`: a system's space area or a planet."""
+        if name in self.space:
+            return self.space[name]
+        return self.planets[name].area

@@ -1,0 +1,273 @@
+"""What a viewer sees (everything but the order of the decks), and a text picture of it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from parley.kernel import JSON, Viewer
+
+from .cards import CARDS, OBJECTIVES
+from .engine import (
+    capacity_of,
+    controlled,
+    has_token,
+    owner_of,
+    planet_influence,
+    planet_resources,
+    production_limit,
+)
+from .state import COLOURS, Area, PlanetsState, Stage
+from .units import ORDER
+
+EVENTS_SHOWN = 20  # recent public events in each observation
+
+STEP_NAMES = {
+    Stage.ACTION: "choose an action",
+    Stage.MOVE: "movement",
+    Stage.SPACE: "space combat",
+    Stage.BOMBARD: "invasion 1: bombardment",
+    Stage.COMMIT: "invasion 2: commit ground forces",
+    Stage.CANNON: "invasion 3: space cannon defence",
+    Stage.GROUND: "invasion 4: ground combat",
+    Stage.CONTROL: "invasion 5: establish control",
+    Stage.EXPLORE: "exploration",
+    Stage.PRODUCE: "production",
+    Stage.OVER: "game over",
+}
+
+
+def colour(seat: int) -> str:
+    return COLOURS[seat]
+
+
+def _units(area: Area) -> list[dict[str, JSON]]:
+    return [
+        {
+            "seat": seat,
+            "colour": colour(seat),
+            "units": {k: n for k, n in sorted(kinds.items(), key=lambda kv: ORDER[kv[0]])},
+            **({"damaged": dict(area.damaged[seat])} if seat in area.damaged else {}),
+        }
+        for seat, kinds in sorted(area.units.items())
+    ]
+
+
+def observe(state: PlanetsState, viewer: Viewer) -> dict[str, JSON]:
+    galaxy = state.galaxy
+    stage = state.stage
+    owner = owner_of(state)
+    step = f"{STEP_NAMES[state.stage]}: assign hits" if state.hits else STEP_NAMES[stage]
+    players: list[JSON] = []
+    for seat in range(state.seats):
+        mine = controlled(state, seat)
+        ready = [p for p in mine if not state.planets[p].exhausted]
+        players.append(
+            {
+                "seat": seat,
+                "colour": colour(seat),
+                "home": state.homes[seat],
+                "points": state.points[seat],
+                "tactics": state.tactics[seat],
+                "passed": state.passed[seat],
+                "trade_goods": state.goods[seat],
+                "fragments": list(state.fragments[seat]),
+                "scored": list(state.scored[seat]),
+                "planets": mine,
+                "ready_resources": sum(planet_resources(state, p) for p in ready),
+                "ready_influence": sum(planet_influence(state, p) for p in ready),
+                "total_resources": sum(planet_resources(state, p) for p in mine),
+                "total_influence": sum(planet_influence(state, p) for p in mine),
+            }
+        )
+    systems: list[JSON] = []
+    for sid, system in galaxy.systems.items():
+        space = state.space[sid]
+        entry: dict[str, JSON] = {"id": sid, "q": system.q, "r": system.r}
+        entry["kind"] = system.kind.value
+        if sid in state.homes:
+            entry["home"] = state.homes.index(sid)
+        if system.planets:
+            entry["planets"] = list(system.planets)
+        if state.tokens.get(sid):
+            entry["tokens"] = sorted(state.tokens[sid])
+        if space.units:
+            entry["units"] = _units(space)
+        systems.append(entry)
+    planets: list[JSON] = []
+    for name, printed in galaxy.planets.items():
+        planet = state.planets[name]
+        item: dict[str, JSON] = {
+            "name": name,
+            "system": printed.system,
+            "resources": planet_resources(state, name),
+            "influence": planet_influence(state, name),
+            "traits": list(printed.traits),
+            "controller": planet.controller,
+            "exhausted": planet.exhausted,
+        }
+        # Optional keys appear only when they say something (observations stay small).
+        if printed.specialty:
+            item["specialty"] = printed.specialty
+        if printed.legendary:
+            item["legendary"] = True
+        if has_token(state, name):
+            item["control_token"] = True
+        if planet.attachments:
+            item["attachments"] = [
+                {"name": CARDS[c].name, "text": CARDS[c].text()} for c in planet.attachments
+            ]
+        if planet.area.units:
+            item["units"] = _units(planet.area)
+        planets.append(item)
+    view: dict[str, JSON] = {
+        "galaxy": galaxy.name,
+        "you": viewer.seat,
+        "round": state.round,
+        "rounds": state.rounds,
+        "target": state.target,
+        "first": state.first,
+        "current": state.current if stage is not Stage.OVER else None,
+        "to_act": owner,
+        "stage": stage.value,
+        "step": step,
+        "active": state.active,
+        "hits": [{"seat": h.seat, "where": h.where, "count": h.count} for h in state.hits],
+        "committed": list(state.committed),
+        "explore_queue": list(state.explore_queue),
+        "pool": state.pool,
+        "produced": state.produced,
+        "production": production_limit(state, state.current)
+        if stage is Stage.PRODUCE and state.active
+        else 0,
+        "capacity": capacity_of(state.space[state.active], state.current) if state.active else 0,
+        "players": players,
+        "systems": systems,
+        "planets": planets,
+        "decks": {
+            trait: {
+                "left": len(state.decks[trait]),
+                "discards": [CARDS[c].name for c in state.discards[trait]],
+            }
+            for trait in state.decks
+        },
+        "objectives": [
+            {
+                "id": o,
+                "name": OBJECTIVES[o].name,
+                "text": OBJECTIVES[o].text(),
+                "scored_by": [s for s in range(state.seats) if o in state.scored[s]],
+            }
+            for o in state.revealed
+        ],
+        "objectives_left": len(state.objective_deck),
+        "events": [dict(e) for e in state.events[-EVENTS_SHOWN:]],
+        "winner": state.winner,
+        "over": stage is Stage.OVER,
+        "reason": state.reason,
+    }
+    return view
+
+
+def _get(view: Mapping[str, Any], key: str, default: Any) -> Any:
+    value = view.get(key, default)
+    return default if value is None else value
+
+
+def _units_line(entries: list[Mapping[str, Any]]) -> str:
+    parts = []
+    for entry in entries:
+        hurt = entry.get("damaged") or {}
+        units = ", ".join(
+            f"{n} {k}" + (f" ({hurt[k]} damaged)" if hurt.get(k) else "")
+            for k, n in entry.get("units", {}).items()
+        )
+        parts.append(f"{entry.get('colour')}: {units}")
+    return "; ".join(parts)
+
+
+def render(observation: Mapping[str, Any]) -> str:
+    """Systems, planets (controller, readied or exhausted, values, attachments), units and
+    the step of the tactical action in progress, as plain text."""
+    view: Mapping[str, Any] = observation
+    inner = observation.get("view")
+    if isinstance(inner, Mapping) and "systems" in inner:
+        view = inner
+    planets = {p["name"]: p for p in _get(view, "planets", [])}
+    lines = [
+        f"Planet control, galaxy {view.get('galaxy')}: round {view.get('round')} of "
+        f"{view.get('rounds')}, {view.get('target')} points to win"
+    ]
+    you = view.get("you")
+    lines.append("Players:")
+    for p in _get(view, "players", []):
+        marks = [
+            m
+            for m, on in (("you", p["seat"] == you), ("to act", p["seat"] == view.get("to_act")))
+            if on
+        ]
+        lines.append(
+            f"  {p['colour']:<7} {p['points']} pt, {p['tactics']} command tokens"
+            f"{', passed' if p['passed'] else ''}, {p['trade_goods']} trade goods, "
+            f"spendable {p['ready_resources']} resources / {p['ready_influence']} influence"
+            f"{', fragments ' + ' '.join(p['fragments']) if p['fragments'] else ''}"
+            f"{'  <- ' + ', '.join(marks) if marks else ''}"
+        )
+    lines.append("Systems (id kind: command tokens; ships; planets):")
+    colours = [p["colour"] for p in _get(view, "players", [])]
+    for s in _get(view, "systems", []):
+        head = f"  {s['id']} {s['kind']}"
+        if s.get("home") is not None:
+            head += f" (home of {colours[s['home']]})"
+        if s.get("tokens"):
+            head += f", tokens: {' '.join(colours[t] for t in s['tokens'])}"
+        if s.get("units"):
+            head += f", space: {_units_line(s['units'])}"
+        lines.append(head)
+        for name in s.get("planets", []):
+            p = planets[name]
+            owner = "uncontrolled" if p["controller"] is None else colours[p["controller"]]
+            state = "exhausted" if p["exhausted"] else "readied"
+            extras = []
+            if p["traits"]:
+                extras.append("/".join(p["traits"]))
+            if p.get("legendary"):
+                extras.append("legendary")
+            if p.get("specialty"):
+                extras.append(f"{p['specialty']} specialty")
+            if p.get("control_token"):
+                extras.append("control token")
+            for a in p.get("attachments", []):
+                extras.append(f"attached {a['name']}")
+            line = (
+                f"      {name}: {p['resources']}R/{p['influence']}I, {owner}"
+                + (f" ({state})" if p["controller"] is not None else "")
+                + (f", {', '.join(extras)}" if extras else "")
+            )
+            if p.get("units"):
+                line += f"; units {_units_line(p['units'])}"
+            lines.append(line)
+    objectives = _get(view, "objectives", [])
+    lines.append("Objectives: " + "; ".join(f"{o['name']} ({o['text']})" for o in objectives))
+    decks = _get(view, "decks", {})
+    lines.append(
+        "Exploration decks: " + ", ".join(f"{t} {d['left']} left" for t, d in decks.items())
+    )
+    events = _get(view, "events", [])
+    if events:
+        lines.append("Lately:")
+        lines.extend(f"  {e['text']}" for e in events[-8:])
+    if view.get("over"):
+        lines.append(f"Game over: {view.get('reason')}")
+    else:
+        now = f"Now: {view.get('step')}"
+        if view.get("active"):
+            now += f" (active system {view.get('active')})"
+        hits = _get(view, "hits", [])
+        if hits:
+            h = hits[0]
+            now += f"; {colours[h['seat']]} assigns {h['count']} hit(s) at {h['where']}"
+        if view.get("to_act") is not None:
+            now += f"; {colours[view['to_act']]} to act"
+        lines.append(now)
+    return "\n".join(lines)

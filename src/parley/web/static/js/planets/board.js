@@ -1,0 +1,324 @@
+// The Planet Control board: the hex galaxy (planets coloured by controller, control
+// tokens, units by type and count, command tokens), each player's planet cards readied or
+// exhausted with spendable totals, the step in progress with its dice, and the last
+// exploration card. Every clickable choice is a leaf of the options tree the server sent.
+
+import { fill, h, s, titleCase } from "../dom.js";
+import { leaves } from "../options.js";
+import { centre, corners, planetSpot, viewBox } from "./galaxy.js";
+
+const COLOURS = {
+  red: "#d8413a",
+  blue: "#2f6ad0",
+  green: "#2f9a52",
+  yellow: "#e0b52b",
+  purple: "#8a4fc2",
+  orange: "#ef8a2a",
+  black: "#333",
+  white: "#bbb",
+};
+const SHORT = { carrier: "CV", cruiser: "CA", destroyer: "DD", dreadnought: "DN", infantry: "inf", mech: "mech", pds: "PDS", dock: "dock" };
+// On planets, where two share a hex: infantry, mechs, PDS, space docks in a few letters.
+const TINY = { infantry: "i", mech: "m", pds: "P", dock: "D" };
+const KIND_FILL = { central: "#2b2540", home: "#1e2a3a", planets: "#14202e", empty: "#0f1622", asteroids: "#3a3128" };
+const STEP_OF = { bombard: 1, commit: 2, cannon: 3, ground: 4, control: 5, destroyed: 5 };
+
+let cssAdded = false;
+function addCss() {
+  if (cssAdded || document.querySelector('link[data-game="planets"]')) return;
+  cssAdded = true;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/planets.css", dataset: { game: "planets" } }));
+}
+
+function unitsText(units) {
+  return Object.entries(units || {})
+    .map(([k, n]) => `${n} ${SHORT[k] || k}`)
+    .join(" ");
+}
+
+export class PlanetsBoard {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.busy = false;
+    addCss();
+  }
+
+  // --- renderer interface ------------------------------------------------------------
+
+  tabs() {
+    return [];
+  }
+
+  colourOf(seat) {
+    const v = this.view();
+    const p = v && v.players ? v.players[seat] : null;
+    return p ? p.colour : "";
+  }
+
+  seatColour(seat) {
+    const seats = this.ctx.summary.seats || [];
+    const name = seats[seat] ? String(seats[seat].name).toLowerCase() : this.colourOf(seat);
+    return COLOURS[name] || "#999";
+  }
+
+  headline() {
+    const v = this.view();
+    if (!v) return { title: "Planet Control" };
+    if (v.over) return { title: "Planet Control · game over" };
+    return { title: `Planet Control · round ${v.round} of ${v.rounds} · ${titleCase(this.colourOf(v.to_act))} to act` };
+  }
+
+  mountBoard(el) {
+    this.el = el;
+    this.status = h("div", { class: "pc-status", id: "pc-status", role: "status" });
+    this.map = h("div", { class: "pc-map", id: "pc-map" });
+    this.controls = h("div", { class: "pc-controls", id: "pc-controls" });
+    this.explored = h("div", { class: "pc-explored", id: "pc-explored", "aria-live": "polite" });
+    this.steps = h("div", { class: "pc-steps", id: "pc-steps" });
+    this.players = h("div", { class: "pc-players", id: "pc-players" });
+    this.objectives = h("div", { class: "pc-objectives", id: "pc-objectives" });
+    el.append(
+      h(
+        "div",
+        { class: "pc-table" },
+        this.status,
+        h("div", { class: "pc-main" }, this.map, h("div", { class: "pc-side" }, this.controls, this.explored, this.steps)),
+        this.players,
+        this.objectives,
+      ),
+    );
+  }
+
+  update() {
+    if (!this.el || !this.view()) return;
+    this.drawStatus();
+    this.drawMap();
+    this.drawControls();
+    this.drawExplored();
+    this.drawSteps();
+    this.drawPlayers();
+    this.drawObjectives();
+  }
+
+  // --- data --------------------------------------------------------------------------
+
+  view() {
+    return this.ctx.state ? this.ctx.state.observation.view : null;
+  }
+
+  tree() {
+    return this.ctx.state && this.ctx.state.can_act ? this.ctx.state.options : null;
+  }
+
+  async act(text) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      await this.ctx.act({ action: text });
+    } catch {
+      // the game view showed the reason
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  // --- drawing -----------------------------------------------------------------------
+
+  drawStatus() {
+    const v = this.view();
+    const me = v.you;
+    const who = (seat) => (seat === me ? "You" : titleCase(this.colourOf(seat)));
+    let main;
+    if (v.over) {
+      main = `Game over: ${v.reason}`;
+    } else {
+      const hit = v.hits && v.hits[0];
+      main = hit
+        ? `${who(hit.seat)} must assign ${hit.count} hit${hit.count > 1 ? "s" : ""} at ${hit.where}`
+        : `${who(v.to_act)} to act: ${v.step}`;
+      if (v.active) main += ` · active system ${v.active}`;
+    }
+    fill(
+      this.status,
+      h("div", { class: ["pc-headline", v.to_act === me && !v.over && "my-turn"] }, !v.over ? h("span", { class: "swatch big", style: { background: COLOURS[this.colourOf(v.to_act)] } }) : null, main),
+      h("div", { class: "muted small" }, `Round ${v.round} of ${v.rounds} · ${v.target} points win · galaxy ${v.galaxy}`),
+    );
+  }
+
+  drawMap() {
+    const v = this.view();
+    const planets = new Map(v.planets.map((p) => [p.name, p]));
+    const activations = new Map(
+      leaves(this.tree())
+        .filter((l) => l.action.startsWith("activate "))
+        .map((l) => [l.action.split(" ")[1], l.action]),
+    );
+    const hexes = v.systems.map((sys) => {
+      const { x, y } = centre(sys.q, sys.r);
+      const action = activations.get(sys.id);
+      const parts = [
+        s("polygon", { points: corners(x, y), class: ["pc-hex", `kind-${sys.kind}`, sys.id === v.active && "active", action && "target"], fill: KIND_FILL[sys.kind] || "#111" }),
+        s("text", { x, y: y - 40, class: "pc-id" }, sys.id),
+      ];
+      if (sys.home !== undefined && sys.home !== null) {
+        parts.push(s("polygon", { points: corners(x, y, 55), class: "pc-home-ring", fill: "none", stroke: COLOURS[this.colourOf(sys.home)] }));
+      }
+      if (sys.kind === "asteroids") parts.push(s("text", { x, y: y + 4, class: "pc-note" }, "asteroids"));
+      (sys.planets || []).forEach((name, k) => {
+        const p = planets.get(name);
+        const spot = planetSpot(x, y, k, sys.planets.length);
+        const owner = p.controller === null ? null : this.colourOf(p.controller);
+        parts.push(
+          s("circle", {
+            "aria-label": `${name}${p.units ? `: ${(p.units || []).map((u) => `${u.colour} ${unitsText(u.units)}`).join("; ")}` : ""}`,
+            cx: spot.x,
+            cy: spot.y,
+            r: p.legendary ? 15 : 12,
+            class: ["pc-planet", p.exhausted && "exhausted", p.legendary && "legendary"],
+            fill: owner ? COLOURS[owner] : "#5d6672",
+            dataset: { planet: name, controller: owner || "none", exhausted: String(p.exhausted) },
+          }, s("title", {}, `${name}: ${p.resources} resources, ${p.influence} influence${owner ? `, ${owner}` : ""}${p.exhausted ? " (exhausted)" : ""}`)),
+          s("text", { x: spot.x, y: spot.y + 25, class: "pc-planet-name" }, name.length > 10 ? `${name.slice(0, 9)}…` : name),
+          s("text", { x: spot.x, y: spot.y + 4, class: "pc-values" }, `${p.resources}/${p.influence}`),
+        );
+        if (p.control_token) {
+          parts.push(s("rect", { x: spot.x + 8, y: spot.y - 16, width: 8, height: 8, class: "pc-control-token", fill: COLOURS[owner], dataset: { token: name } }));
+        }
+        const ground = (p.units || [])
+          .map((u) => Object.entries(u.units).map(([k, n]) => `${n}${TINY[k] || k}`).join(" "))
+          .join(" | ");
+        if (ground) parts.push(s("text", { x: spot.x, y: spot.y + 35, class: "pc-ground" }, ground));
+      });
+      (sys.units || []).forEach((u, k) => {
+        parts.push(s("text", { x, y: y - 24 + k * 11, class: "pc-ships", fill: COLOURS[u.colour] }, unitsText(u.units)));
+      });
+      (sys.tokens || []).forEach((seat, k) => {
+        parts.push(s("rect", { x: x - 30 + k * 12, y: y + 42, width: 10, height: 7, class: "pc-command-token", fill: COLOURS[this.colourOf(seat)] }));
+      });
+      return s(
+        "g",
+        {
+          class: ["pc-system", action && "clickable"],
+          dataset: { system: sys.id },
+          onClick: () => action && this.act(action),
+          role: action ? "button" : null,
+          "aria-label": action ? action : `system ${sys.id}`,
+        },
+        parts,
+      );
+    });
+    fill(this.map, s("svg", { viewBox: viewBox(v.systems), class: "pc-galaxy", id: "pc-galaxy", role: "img", "aria-label": "the galaxy" }, hexes));
+  }
+
+  drawControls() {
+    const v = this.view();
+    const tree = this.tree();
+    if (!tree) {
+      fill(this.controls, v.over ? null : h("p", { class: "muted" }, `Waiting for ${titleCase(this.colourOf(v.to_act))}.`));
+      return;
+    }
+    const groups = (tree.children || []).filter((g) => g.key !== "activate");
+    const hint = (tree.children || []).some((g) => g.key === "activate") ? h("p", { class: "small" }, "Click a highlighted system on the map to activate it, or:") : null;
+    fill(
+      this.controls,
+      h("h3", {}, tree.label),
+      hint,
+      groups.map((g) =>
+        h(
+          "div",
+          { class: "pc-group", dataset: { group: g.key } },
+          h("div", { class: "pc-group-label" }, g.label),
+          h("div", { class: "pc-buttons" }, leaves(g).map((l) => h("button", { type: "button", class: ["option", (l.action === "pass" || l.action === "done") && "quiet"], dataset: { action: l.action }, onClick: () => this.act(l.action) }, l.label))),
+        ),
+      ),
+    );
+  }
+
+  drawExplored() {
+    const v = this.view();
+    const last = [...(v.events || [])].reverse().find((e) => e.kind === "explore");
+    if (!last) {
+      fill(this.explored);
+      return;
+    }
+    fill(
+      this.explored,
+      h(
+        "div",
+        { class: "pc-card", id: "pc-explore-card", dataset: { planet: last.planet, card: last.card || "" } },
+        h("div", { class: "pc-card-title" }, `Exploration · ${last.deck}`),
+        h("strong", {}, last.card || "nothing found"),
+        h("div", {}, last.effect || ""),
+        h("div", { class: "muted small" }, `${titleCase(this.colourOf(last.seat))} explored ${last.planet}`),
+      ),
+    );
+  }
+
+  drawSteps() {
+    const v = this.view();
+    const shown = (v.events || []).filter((e) => ["activate", "pass", "move", "space", "hit", "bombard", "commit", "cannon", "ground", "control", "destroyed", "explore", "produce", "score", "reveal", "round"].includes(e.kind)).slice(-10);
+    fill(
+      this.steps,
+      h("h3", {}, "Lately"),
+      h(
+        "ol",
+        { class: "pc-log", id: "pc-log", dataset: { last: v.events.length ? v.events[v.events.length - 1].n : 0 } },
+        shown.map((e) =>
+          h(
+            "li",
+            { class: ["pc-event", `ev-${e.kind}`], dataset: { kind: e.kind } },
+            STEP_OF[e.kind] && e.step ? h("span", { class: "pc-step-no" }, `invasion ${e.step}`) : null,
+            e.text,
+          ),
+        ),
+      ),
+    );
+  }
+
+  drawPlayers() {
+    const v = this.view();
+    const planets = new Map(v.planets.map((p) => [p.name, p]));
+    const seats = this.ctx.summary.seats || [];
+    fill(
+      this.players,
+      v.players.map((p) => {
+        const seat = seats[p.seat];
+        return h(
+          "div",
+          { class: ["pc-player", p.seat === v.you && "me", p.seat === v.to_act && !v.over && "to-act"], dataset: { colour: p.colour }, style: { "--seat": COLOURS[p.colour] } },
+          h("div", { class: "pc-player-head" }, h("span", { class: "swatch", style: { background: COLOURS[p.colour] } }), h("strong", {}, titleCase(p.colour)), h("span", { class: "muted" }, seat && seat.player ? seat.player : ""), p.seat === v.you ? h("span", { class: "badge" }, "you") : null),
+          h("div", { class: "small" }, `${p.points} point${p.points === 1 ? "" : "s"} · ${p.tactics} command token${p.tactics === 1 ? "" : "s"}${p.passed ? " · passed" : ""} · ${p.trade_goods} trade goods${p.fragments.length ? ` · fragments: ${p.fragments.join(", ")}` : ""}`),
+          h("div", { class: "pc-totals", dataset: { resources: p.ready_resources, influence: p.ready_influence } }, `Spendable: ${p.ready_resources} resources · ${p.ready_influence} influence`),
+          h(
+            "div",
+            { class: "pc-cards" },
+            p.planets.map((name) => {
+              const planet = planets.get(name);
+              return h(
+                "div",
+                { class: ["pc-planet-card", planet.exhausted ? "exhausted" : "readied"], dataset: { card: name, state: planet.exhausted ? "exhausted" : "readied" }, title: planet.exhausted ? "exhausted" : "readied" },
+                h("div", { class: "pc-card-name" }, name),
+                h("div", { class: "small" }, `${planet.resources}R · ${planet.influence}I`),
+                (planet.attachments || []).map((a) => h("div", { class: "pc-attachment small" }, `+ ${a.name}`)),
+                h("div", { class: "pc-card-state small" }, planet.exhausted ? "exhausted" : "readied"),
+              );
+            }),
+          ),
+        );
+      }),
+    );
+  }
+
+  drawObjectives() {
+    const v = this.view();
+    fill(
+      this.objectives,
+      h("h3", {}, `Objectives (${v.objectives_left} unrevealed)`),
+      h(
+        "ul",
+        {},
+        v.objectives.map((o) => h("li", { dataset: { objective: o.id } }, h("strong", {}, o.name), `: ${o.text}`, o.scored_by.length ? h("span", { class: "muted" }, ` · scored by ${o.scored_by.map((s) => titleCase(this.colourOf(s))).join(", ")}`) : null)),
+      ),
+    );
+  }
+}

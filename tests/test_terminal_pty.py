@@ -1,0 +1,119 @@
+"""`parley play` and `parley replay` driven through a pseudo-terminal, keystroke by keystroke."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.terminal_pty import Pty, options_after
+
+HOSTILE_NOTE = "[/] [yellow blue red red]"
+
+
+@pytest.fixture
+def terms() -> Iterator[list[Pty]]:
+    opened: list[Pty] = []
+    yield opened
+    for term in opened:
+        term.close()
+
+
+def start(terms: list[Pty], *args: str, columns: int = 100) -> Pty:
+    term = Pty(*args, columns=columns)
+    terms.append(term)
+    return term
+
+
+def test_hostile_text_is_printed_as_written_in_play_and_replay(
+    terms: list[Pty], tmp_path: Path
+) -> None:
+    record = tmp_path / "hostile.json"
+    term = start(terms, "play", "sls", "--seed", "4", "--save", str(record))
+    term.expect(r"Your turn: play a chip[^\n]*\n> ")
+    term.send("[/]")
+    term.expect(r"'\[/\]' is not understood")
+    term.send("say [yellow blue red red] and [/]")
+    term.expect(re.escape("Red (you) says: [yellow blue red red] and [/]"))
+    term.send(f'propose to blue: "{HOSTILE_NOTE}"')
+    term.expect(re.escape(f'Red (you): propose to blue: "{HOSTILE_NOTE}"'))
+    term.expect(re.escape(f'#1 red to blue: "{HOSTILE_NOTE}"'))
+    term.expect(r"> ")
+    term.send("help")
+    term.expect(r"say TEXT\s+a message to everyone")
+    term.send("quit")
+    assert term.finish() == 0
+    assert "MarkupError" not in term.text and "Traceback" not in term.text
+
+    again = start(terms, "replay", str(record), "--seat", "2")
+    again.expect(re.escape("Red (you) says: [yellow blue red red] and [/]"))
+    again.expect(re.escape(f'Red (you): propose to blue: "{HOSTILE_NOTE}"'))
+    again.expect(re.escape(f'#1 red to blue: "{HOSTILE_NOTE}"'))
+    assert again.finish() == 0
+    assert "Traceback" not in again.text
+
+
+def play_through(term: Pty) -> tuple[list[str], list[str]]:
+    """Answer every prompt: the first owed choice, and out of turn one prisoner kill once.
+
+    Returns the out-of-turn actions sent and the owed prompts' titles.
+    """
+    out_of_turn: list[str] = []
+    titles: list[str] = []
+    while True:
+        found = term.expect(r"(Your turn[^\n]*|You may act out of turn[^\n]*)\n> |Final ranks:\n")
+        if found.group(1) is None:
+            return out_of_turn, titles
+        titles.append(found.group(1))
+        groups = options_after(term)
+        if found.group(1).startswith("Your turn"):
+            term.send(groups["Your decision"][0])
+            continue
+        kills = [a for a in groups.get("Kill or give a prisoner", []) if a.startswith("kill")]
+        if kills and not out_of_turn:
+            out_of_turn.append(kills[0])
+            term.send(kills[0])
+        else:
+            term.send("")
+
+
+def test_a_whole_game_every_event_out_of_turn_defeat_and_final_ranks(terms: list[Pty]) -> None:
+    term = start(terms, "play", "sls", "--players", "4", "-o", "chips=3", "--seed", "2")
+    out_of_turn, titles = play_through(term)
+    ranks = term.expect(r"((?:  \d\. [^\n]+\n){4})").group(1)
+    assert term.finish() == 0
+    text = term.text
+    assert "Traceback" not in text
+
+    # Every log entry was shown, in order, none left out between two prompts.
+    seqs = [
+        int(m.group(1)) for m in re.finditer(r"^ *(\d+) \w+ \((?:you|bot \d)\)[: ]", text, re.M)
+    ]
+    assert seqs == list(range(len(seqs))) and len(seqs) > 30
+
+    # An out-of-turn action was offered and taken while another seat owed the decision.
+    assert out_of_turn, titles
+    assert re.search(rf"\d+ Red \(you\): {re.escape(out_of_turn[0])}\n", text)
+    assert any(t.startswith("You may act out of turn") for t in titles)
+
+    # The human is told of their defeat, and the end shows the board and every place.
+    assert "You (Red) are defeated and out of the game" in text
+    assert "Final board:" in text and "Game over:" in text
+    places = re.findall(r"  (\d)\. (\w+)", ranks)
+    assert sorted(colour for _, colour in places) == ["Blue", "Green", "Red", "Yellow"]
+    assert ("1", "Red") not in places
+
+
+def test_games_on_a_narrow_terminal_wraps_values_instead_of_cutting_them(
+    terms: list[Pty],
+) -> None:
+    term = start(terms, "games", columns=70)
+    assert term.finish() == 0
+    assert "…" not in term.text
+    assert "     name: diplomacy" in term.text
+    assert "  aliases: so-long-sucker, solongsucker, sls" in term.text
+    assert "options: chips=7, defeated_capture=dead-box, private_channels=False" in term.text
+    wide = start(terms, "games", columns=200)
+    assert wide.finish() == 0
+    assert "Parley games" in wide.text and "so-long-sucker, solongsucker, sls" in wide.text
