@@ -14,7 +14,7 @@ from tests.kernel.toygames import SealedBids
 
 from parley import games
 from parley.agents.rl import register_codec, unregister
-from parley.kernel import Match, Rng, Viewer
+from parley.kernel import ARCHIVE, Match, Rng, Viewer
 from parley.kernel.conformance import random_step
 
 try:
@@ -133,9 +133,38 @@ def test_mcts_plays_sucker_in_the_arena(tmp_path: Path) -> None:
     assert report.summary["bot_errors"] == {}
 
 
-def test_mcts_refuses_games_with_hidden_information() -> None:
-    with pytest.raises(bridge.BridgeError, match="hides"):
+def test_mcts_refuses_games_it_cannot_search_fairly() -> None:
+    with pytest.raises(bridge.BridgeError, match="vector of indices"):
         bridge.MCTSArenaBot(games.find("diplomacy"))
+
+    class Secretive(SealedBids):  # hides bids, and has no hidden_variant
+        pass
+
+    register_codec("sealed-bids", bids_codec)
+    try:
+        with pytest.raises(bridge.BridgeError, match="no hidden_variant"):
+            bridge.MCTSArenaBot(Secretive())
+    finally:
+        unregister("sealed-bids")
+
+
+def test_mcts_searches_a_determinisation_of_what_its_seat_cannot_see() -> None:
+    campus = games.find("campus")
+    bot = bridge.MCTSArenaBot(campus, simulations=4)
+    match: Match[Any, Any] = Match(campus, 3, seed=5)
+    rng = Rng(5)
+    differed = 0
+    for _ in range(40):
+        if match.is_over:
+            break
+        for seat in range(3):
+            searched = bot.searched(match, seat, Rng(seat))
+            # The seat's own view is the same in the copy; the hidden parts may not be.
+            assert searched.observe(Viewer.of(seat)) == match.observe(Viewer.of(seat))
+            differed += searched.observe(ARCHIVE) != match.observe(ARCHIVE)
+            assert searched.state.rng.state != match.state.rng.state  # dice reseeded
+        random_step(match, rng)
+    assert differed > 0
 
 
 def test_a_random_simulation_never_reaches_an_index_the_codec_cannot_decode() -> None:

@@ -35,7 +35,7 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 from parley import games
-from parley.kernel import SPECTATOR, Match, Outcome, Rules, Structure, Viewer
+from parley.kernel import SPECTATOR, Match, Outcome, Rng, Rules, Structure, Viewer
 from parley.kernel.errors import BadOptions
 
 from .rl.codecs import ActionCodec, Choices, FlatCodec
@@ -492,16 +492,17 @@ def load(game: str | Rules[Any, Any], **params: Any) -> ParleyGame:
 
 class RulesRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
     """Random playouts with the rules' own `random_action`, straight on a copy of the match
-    (no action table in the loop), and uniform priors."""
+    (no action table in the loop), and uniform priors. A playout still going after
+    `depth` actions counts as a draw shared by the surviving seats."""
 
-    def __init__(self, rollouts: int = 1, seed: int = 0) -> None:
+    def __init__(self, rollouts: int = 1, seed: int = 0, depth: int = 300) -> None:
         self.rollouts = rollouts
+        self.depth = depth
         self.rng = np.random.default_rng(seed)
 
     def evaluate(self, state: ParleyState) -> np.ndarray[Any, Any]:
-        from parley.kernel import Rng
-
-        total = np.zeros(state.bridge.seats)
+        seats = state.bridge.seats
+        total = np.zeros(seats)
         for _ in range(self.rollouts):
             working: ParleyState = state.clone()
             if working.match is None:
@@ -509,13 +510,19 @@ class RulesRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
             match = working._live
             rules = match.rules
             rng = Rng(int(self.rng.integers(1 << 62)))
-            while not match.is_over and match.ply < state.bridge.max_length:
+            stop = min(state.bridge.max_length, match.ply + self.depth)
+            while not match.is_over and match.ply < stop:
                 owing = sorted(match.turn().owing)
                 if not owing:
                     break
                 seat = owing[0]
                 match.act(seat, rules.random_action(match.state, seat, rng))
-            total += np.asarray(working.returns())
+            if working.is_terminal():
+                total += np.asarray(working.returns())
+            else:
+                alive = sorted(rules.alive(match.state))
+                for seat in alive:
+                    total[seat] += 1.0 / len(alive)
         result: np.ndarray[Any, Any] = total / self.rollouts
         return result
 
@@ -527,24 +534,38 @@ class RulesRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
 
 
 class MCTSArenaBot:
-    """OpenSpiel's MCTS as a Parley bot: searches the real position through the bridge.
+    """OpenSpiel's MCTS as a Parley bot, searching the position through the bridge.
 
-    It reads the whole state, so it is offered only for games without hidden information
-    (a determinising search would be needed for the others).
+    In a game with hidden information it searches a *determinisation*: the state redrawn
+    by `Rules.hidden_variant` for its seat (the hidden parts put anywhere they could be,
+    others' secret choices redrawn), so it never reads what the seat cannot see; games
+    that hide information without that hook are refused. In a game with chance, the
+    copy's generator (a state attribute `rng`, as the built-in games have) is reseeded, so
+    the search cannot foresee the real dice.
     """
 
     name = "openspiel-mcts"
 
-    def __init__(self, rules: Rules[Any, Any], simulations: int = 200, uct_c: float = 2.0) -> None:
-        if rules.spec.hidden_information:
+    def __init__(
+        self,
+        rules: Rules[Any, Any],
+        simulations: int = 200,
+        uct_c: float = 2.0,
+        rollout_depth: int = 300,
+    ) -> None:
+        reason = bridge_reason(rules)
+        if reason is not None:
+            raise BridgeError(reason, text=rules.spec.name)
+        if rules.spec.hidden_information and _no_variants(rules):
             raise BridgeError(
-                f"the OpenSpiel MCTS bot reads the whole state; {rules.spec.title} hides "
-                "information, so it would cheat",
+                f"{rules.spec.title} hides information and has no hidden_variant to search "
+                "a determinisation of; the MCTS bot would read what its seat cannot see",
                 text=rules.spec.name,
             )
         self.rules = rules
         self.simulations = simulations
         self.uct_c = uct_c
+        self.rollout_depth = rollout_depth
         self._games: dict[tuple[int, str], ParleyGame] = {}
 
     def _game(self, match: Match[Any, Any]) -> ParleyGame:
@@ -555,13 +576,24 @@ class MCTSArenaBot:
             game = self._games[key] = load(self.rules, **params)
         return game
 
+    def searched(self, match: Match[Any, Any], seat: int, rng: Rng) -> Match[Any, Any]:
+        """The copy of `match` the search runs on: determinised and reseeded as needed."""
+        copy = match.copy()
+        if self.rules.spec.hidden_information:
+            variant = self.rules.hidden_variant(copy.state, Viewer.of(seat), rng)
+            if variant is not None:  # None: nothing is hidden from the seat just now
+                copy.state = variant
+        if self.rules.spec.chance and isinstance(getattr(copy.state, "rng", None), Rng):
+            copy.state.rng = Rng(rng.next64() >> 1)
+        return copy
+
     def choose(self, decision: Any) -> Any:
         # The arena's decisions carry their match; the bot needs it to rebuild the position.
         match: Match[Any, Any] | None = getattr(decision, "_match", None)
         if match is None:
             raise BridgeError("the OpenSpiel MCTS bot needs the decision's match")
         game = self._game(match)
-        state = game.state_from_match(match)
+        state = game.state_from_match(self.searched(match, decision.seat, decision.rng))
         if state.current_player() != decision.seat:
             # Out of turn (only the lowest owing seat moves in the bridge): play the default.
             return self.rules.default_action(match.state, decision.seat)
@@ -570,15 +602,21 @@ class MCTSArenaBot:
             game,
             self.uct_c,
             self.simulations,
-            RulesRolloutEvaluator(1, seed),
+            RulesRolloutEvaluator(1, seed, self.rollout_depth),
             random_state=np.random.RandomState(seed),
             solve=False,
         )
         action = bot.step(state)
+        # The index means the same action in the real position: legal actions do not
+        # depend on what is hidden from the seat (the conformance suite checks it).
         chosen = game.codec.decode(match, game.codec.choices(match, decision.seat), action)
         if chosen is None:
             return self.rules.default_action(match.state, decision.seat)
         return chosen
+
+
+def _no_variants(rules: Rules[Any, Any]) -> bool:
+    return type(rules).hidden_variant is Rules.hidden_variant
 
 
 def mcts_bot(rules: Rules[Any, Any]) -> MCTSArenaBot:

@@ -15,7 +15,14 @@ from parley.kernel import replay
 def test_a_human_can_play_a_whole_game_against_bots(tmp_path: Path) -> None:
     record = tmp_path / "campus.json"
     # Ash starts on Museum (F2) with this seed; whatever is owed, one of these answers it.
-    lines = ["help", "options", "banana", "move F2 to Q9", "museum-greenhouses", *["pick 30", "pass"] * 80]
+    lines = [
+        "help",
+        "options",
+        "banana",
+        "move F2 to Q9",
+        "museum-greenhouses",
+        *["pick 30", "pass"] * 80,
+    ]
     result = CliRunner().invoke(
         app,
         [
