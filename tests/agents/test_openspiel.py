@@ -64,6 +64,18 @@ def test_sucker_passes_openspiel_random_simulation_with_serialisation(
     pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [r for r in games.all_rules() if bridge.bridge_reason(r) is None and r is not SUCKER],
+    ids=lambda r: r.spec.name,
+)
+def test_every_bridged_game_passes_openspiel_random_simulation(rules: Any) -> None:
+    # Capped at 100 actions (then a draw shared by the survivors) to keep it quick; the
+    # bridge is generic, so each game's own table and encoder are what is under test.
+    game = bridge.load(rules, max_game_length=100)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
 def test_simultaneous_games_with_one_index_per_seat_use_the_simultaneous_form(
     bids_registered: None,
 ) -> None:
