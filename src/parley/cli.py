@@ -152,6 +152,10 @@ from parley.agents.arena.cli import arena_command  # noqa: E402
 
 app.command("arena")(arena_command)
 
+from parley.agents.export_cli import export_command  # noqa: E402
+
+app.command("export")(export_command)
+
 from parley.agents.remote.cli import agent_command, mcp_command  # noqa: E402
 
 app.command("mcp")(mcp_command)

@@ -195,7 +195,7 @@ def test_a_game_that_keeps_killing_its_worker_process_is_given_up(tmp_path: Path
         run_arena(ArenaConfig(COUNTDOWN, (bot,), 2, 2, out=tmp_path))
 
 
-def test_standings_average_a_bot_over_the_seats_it_fills() -> None:
+def test_standings_count_each_seat_a_bot_fills() -> None:
     table = Standings(["a", "b"])
     table.add(("a", "a", "b"), {"ranks": [1, 2, 2], "winners": [0], "draw": False})
     assert table.tallies["a"].wins == 1 and table.tallies["a"].losses == 1

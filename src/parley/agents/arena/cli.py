@@ -124,11 +124,14 @@ def _run(config: ArenaConfig, quiet: bool) -> ArenaReport:
 def _print_report(report: ArenaReport) -> None:
     summary = report.summary
     table = Table(title=f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")
-    for column in ("bot", "seats", "wins", "draws", "losses", "win share", "μ", "σ", "μ-3σ"):
+    columns = ("bot", "seats", "wins", "draws", "losses", "win share", "95%", "μ", "σ", "μ-3σ")
+    for column in columns:
         table.add_column(column, justify="left" if column == "bot" else "right")
-    for bot in report.standings.bots:
+    for bot in report.standings.ranked():
         tally = report.standings.tallies[bot]
         rating = report.standings.rating(bot)
+        low, high = tally.win_share_interval
+        rated = report.standings.is_rated(bot)
         table.add_row(
             bot,
             str(tally.seats),
@@ -136,9 +139,10 @@ def _print_report(report: ArenaReport) -> None:
             str(tally.draws),
             str(tally.losses),
             f"{tally.win_share:.3f}",
-            f"{rating.mu:.2f}",
-            f"{rating.sigma:.2f}",
-            f"{rating.conservative:.2f}",
+            f"{low:.3f}-{high:.3f}",
+            f"{rating.mu:.2f}" if rated else "unrated",
+            f"{rating.sigma:.2f}" if rated else "",
+            f"{rating.conservative:.2f}" if rated else "",
         )
     console.print(table)
     console.print(

@@ -29,7 +29,22 @@ class ObsEncoder(Protocol):
     def space(self) -> spaces.Box: ...
 
     def encode(self, observation: Mapping[str, JSON], seat: int) -> Features:
-        """The observation of `seat` (kernel envelope, game view inside) as an array."""
+        """The observation of `seat` (kernel envelope, game view inside) as an array.
+
+        `seat` is -1 for the archive view (`env.state()`); an encoder gives no seat features then.
+        """
+
+
+def feature_names(encoder: ObsEncoder) -> list[str]:
+    """The encoder's `feature_names()` when it has one, else `feature_0`, `feature_1`, ..."""
+    size = int(encoder.space.shape[0])
+    named = getattr(encoder, "feature_names", None)
+    if callable(named):
+        names = [str(n) for n in named()]
+        if len(names) != size:
+            raise EncoderError(f"the encoder names {len(names)} features but makes {size}")
+        return names
+    return [f"feature_{i}" for i in range(size)]
 
 
 class JsonEncoder:
@@ -45,6 +60,9 @@ class JsonEncoder:
     @property
     def space(self) -> spaces.Box:
         return self._space
+
+    def feature_names(self) -> list[str]:
+        return [f"json_byte_{i}" for i in range(self.size)]
 
     def text(self, observation: Mapping[str, JSON]) -> bytes:
         kept = {k: v for k, v in observation.items() if k not in self._DROP}

@@ -9,8 +9,10 @@ every owed seat's action at once (Diplomacy's orders); seats that owe nothing in
 Observations are dicts with "observation" (the encoder's array) and "action_mask".
 Every seat stays an agent until the game ends (eliminated seats are simply never asked to
 act), then all get their reward at once: by default 1 shared among the winners, 0 for
-everyone else ("win"), or the outcome's raw scores ("score"). A game that reaches
-`max_plies` actions (AEC) or `max_cycles` steps (Parallel) is truncated with no reward.
+everyone else ("win"), or the outcome's raw scores ("score"). Both forms count *turns*, a
+turn being a change of the match's `state_id` (a Diplomacy phase; one action in a game
+without epochs), and truncate a game still going after `max_turns` of them with no reward,
+so the AEC and Parallel forms of a game stop at the same point.
 
 An index that is not legal now is replaced by the seat's default action (the info says
 `illegal: True`), as a server would do for a player whose order could not be used; with
@@ -30,6 +32,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from parley import games
 from parley.kernel import (
+    ARCHIVE,
     SPECTATOR,
     IllegalAction,
     Match,
@@ -40,13 +43,44 @@ from parley.kernel import (
     Viewer,
 )
 
-from .codecs import ActionCodec, Choices
-from .encoders import ObsEncoder
-from .registry import codec_for, encoder_for
+from .codecs import (
+    ActionCodec,
+    Choices,
+    CodecError,
+    FlatMasks,
+    SlotCodec,
+    sample_choices,
+    sample_legal,
+)
+from .encoders import ObsEncoder, feature_names
+from .registry import codec_for, encoder_for, env_options_for
 
 Reward = Literal["win", "score"]
 OnIllegal = Literal["default", "raise"]
+MaskFormat = Literal["tuple", "flat"]
+NO_ACTION = -1  # in "previous_actions": the seat has not acted yet, or the viewer cannot see it
 Obs = dict[str, Any]
+
+
+def _action_shape(space: spaces.Space[Any]) -> tuple[int, ...]:
+    return tuple(space.shape) if isinstance(space, spaces.MultiDiscrete) else ()
+
+
+def _action_high(space: spaces.Space[Any]) -> int:
+    if isinstance(space, spaces.MultiDiscrete):
+        return int(np.max(space.nvec)) - 1
+    if isinstance(space, spaces.Discrete):
+        return int(space.n) - 1
+    raise ValueError(
+        f"previous_actions needs a Discrete or MultiDiscrete action space, not {space}"
+    )
+
+
+def _turn_cap(max_turns: int | None, alias: int | None, default: int) -> int:
+    cap = max_turns or alias or default
+    if cap < 1:
+        raise ValueError(f"the turn cap must be at least 1, not {cap}")
+    return cap
 
 
 class _Game:
@@ -61,24 +95,50 @@ class _Game:
         encoder: ObsEncoder | None,
         reward: Reward,
         on_illegal: OnIllegal,
+        mask_format: MaskFormat = "tuple",
+        previous_actions: bool = False,
     ) -> None:
         self.rules: Rules[Any, Any] = games.find(game) if isinstance(game, str) else game
         spec = self.rules.spec
         self.seats = seats or spec.default_seats or spec.min_seats
         spec.check_seats(self.seats)
-        self.options = spec.resolve_options(options)
+        # The game's RL module may set options for learning (Diplomacy: a year limit);
+        # the caller's options win.
+        wanted = {**env_options_for(self.rules, self.seats), **dict(options or {})}
+        self.options = spec.resolve_options(wanted)
         self.codec = codec or codec_for(self.rules, self.seats, self.options)
+        if mask_format == "flat":
+            if isinstance(self.codec, SlotCodec):
+                self.codec = FlatMasks(self.codec)
+            elif not isinstance(self.codec, FlatMasks):
+                pass  # a Discrete codec's mask is already one array
+        elif mask_format != "tuple":
+            raise ValueError(f"mask_format is 'tuple' or 'flat', not {mask_format!r}")
         self.encoder = encoder or encoder_for(self.rules, self.seats, self.options)
         self.reward_kind = reward
         self.on_illegal = on_illegal
         self.agent_names = [f"player_{i}" for i in range(self.seats)]
         self.seat_of = {a: i for i, a in enumerate(self.agent_names)}
-        self.obs_space = spaces.Dict(
-            {"observation": self.encoder.space, "action_mask": self.codec.mask_space}
-        )
+        self.previous_actions = previous_actions
+        parts: dict[str, spaces.Space[Any]] = {
+            "observation": self.encoder.space,
+            "action_mask": self.codec.mask_space,
+        }
+        self.previous_shape = _action_shape(self.codec.action_space)
+        if previous_actions:
+            high = _action_high(self.codec.action_space)
+            parts["previous_actions"] = spaces.Box(
+                NO_ACTION, high, (self.seats, *self.previous_shape), np.int64
+            )
+        self.obs_space = spaces.Dict(parts)
+        self.state_space = self.encoder.space
         self.seeder = Rng(0)
         self.seeded = False
+        self.np_random = np.random.default_rng(0)  # for sample_legal without a generator
         self.match: Match[Any, Any] = Match(self.rules, self.seats, self.options, 0)
+        self.turns = 0
+        self._state_id = self.match.state_id
+        self._previous: dict[int, tuple[Any, int]] = {}  # seat -> (index, entry seq)
 
     def new_match(self, seed: int | None) -> None:
         if seed is not None:
@@ -87,29 +147,77 @@ class _Game:
         elif not self.seeded:
             self.seeder = Rng(secrets.randbits(64))  # unseeded: fresh games, as Gymnasium does
             self.seeded = True
-        self.match = Match(self.rules, self.seats, self.options, self.seeder.next64() >> 1)
+        game_seed = self.seeder.next64() >> 1
+        self.match = Match(self.rules, self.seats, self.options, game_seed)
+        self.np_random = np.random.default_rng(game_seed)
+        self.turns = 0
+        self._state_id = self.match.state_id
+        self._previous = {}
+
+    def count_turn(self) -> None:
+        """Count a turn when the match's state id has moved on since the last count."""
+        now = self.match.state_id
+        if now != self._state_id:
+            self._state_id = now
+            self.turns += 1
 
     def observe(self, seat: int, choices: Choices | None) -> Obs:
         observation = self.match.observe(Viewer.of(seat))
         mask = self.codec.mask(choices) if choices is not None else self.codec.empty_mask()
-        return {"observation": self.encoder.encode(observation, seat), "action_mask": mask}
+        out = {"observation": self.encoder.encode(observation, seat), "action_mask": mask}
+        if self.previous_actions:
+            out["previous_actions"] = self.previous_for(seat)
+        return out
+
+    def previous_for(self, viewer_seat: int) -> np.ndarray[Any, Any]:
+        """Each seat's latest action as codec indices, NO_ACTION where unseen by the viewer."""
+        out = np.full((self.seats, *self.previous_shape), NO_ACTION, np.int64)
+        viewer = Viewer.of(viewer_seat)
+        epoch = self.rules.epoch(self.match.state)
+        for seat, (index, seq) in self._previous.items():
+            entry = self.match.entries[seq]
+            audience = getattr(entry, "audience", None)
+            if audience is None or audience.admits(viewer, epoch):
+                out[seat] = index
+        return out
+
+    def state(self) -> np.ndarray[Any, Any]:
+        """The encoder's features of the archive view: everything, for centralised critics."""
+        return self.encoder.encode(self.match.observe(ARCHIVE), -1)
+
+    def feature_names(self) -> list[str]:
+        return feature_names(self.encoder)
+
+    def _remember(self, seat: int, action: Any) -> None:
+        if not self.previous_actions:
+            return
+        try:
+            index = self.codec.encode(self.match, seat, action)
+        except CodecError:
+            index = NO_ACTION  # an action outside the table (a free-text proposal)
+        self._previous[seat] = (index, self.match.seq)
 
     def play(self, seat: int, choices: Choices, action: Any) -> bool:
         """Apply the seat's action (or its default when not legal); True if it was legal."""
         chosen = self.codec.decode(self.match, choices, action)
         if chosen is not None:
+            self._remember(seat, chosen)
             try:
                 self.match.act(seat, chosen)
                 return True
             except ParleyError:
-                pass  # legal parts that the rules refuse together
+                self._previous.pop(seat, None)  # legal parts that the rules refuse together
         if self.on_illegal == "raise":
             raise IllegalAction(
                 f"action {action!r} is not legal for seat {seat} now",
                 state_id=self.match.state_id,
             )
-        self.match.act_default(seat)
+        self.act_default(seat)
         return False
+
+    def act_default(self, seat: int) -> None:
+        self._remember(seat, self.rules.default_action(self.match.state, seat))
+        self.match.act_default(seat)
 
     def rewards(self, outcome: Outcome) -> list[float]:
         if self.reward_kind == "score":
@@ -132,20 +240,27 @@ class ParleyAEC(AECEnv[str, Obs, Any]):  # type: ignore[misc]
         *,
         codec: ActionCodec | None = None,
         encoder: ObsEncoder | None = None,
+        max_turns: int | None = None,
         max_plies: int | None = None,
         reward: Reward = "win",
         on_illegal: OnIllegal = "default",
+        mask_format: MaskFormat = "tuple",
+        previous_actions: bool = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.game = _Game(game, seats, options, codec, encoder, reward, on_illegal)
+        self.game = _Game(
+            game, seats, options, codec, encoder, reward, on_illegal, mask_format, previous_actions
+        )
         spec = self.game.rules.spec
         self.metadata = {
             "render_modes": ["ansi", "human"],
             "name": f"parley_{spec.name.replace('-', '_')}_v0",
             "is_parallelizable": False,
         }
-        self.max_plies = max_plies or spec.max_plies
+        # `max_plies` is the older name of the same cap, kept for callers that use it.
+        self.max_turns = _turn_cap(max_turns, max_plies, spec.max_plies)
+        self.max_plies = self.max_turns
         self.render_mode = render_mode
         self.possible_agents = list(self.game.agent_names)
         self.agents: list[str] = []
@@ -164,6 +279,40 @@ class ParleyAEC(AECEnv[str, Obs, Any]):  # type: ignore[misc]
     def match(self) -> Match[Any, Any]:
         return self.game.match
 
+    @property
+    def turns(self) -> int:
+        """Turns played in this game (changes of the match's state id)."""
+        return self.game.turns
+
+    def feature_names(self, agent: str) -> list[str]:
+        """The name of every entry of `agent`'s observation vector, in order."""
+        if agent not in self.game.seat_of:
+            raise KeyError(f"no agent {agent!r}; agents are {self.possible_agents}")
+        return self.game.feature_names()
+
+    def state(self) -> np.ndarray[Any, Any]:
+        """Features of the whole game (the archive view), for centralised training only."""
+        return self.game.state()
+
+    @property
+    def state_space(self) -> spaces.Space[Any]:
+        return self.game.state_space
+
+    def sample_legal(
+        self, agent: str, mask: Any = None, rng: np.random.Generator | None = None
+    ) -> Any:
+        """A uniformly random legal action for `agent`: under `mask` if given, else under
+        the agent's current choices (faster still: no mask is scanned)."""
+        codec = self.game.codec
+        generator = rng if rng is not None else self.game.np_random
+        if mask is None:
+            choices = self._current_choices(agent)
+            if choices is None:
+                raise ValueError(f"{agent} has nothing to decide now; pass its mask")
+            return sample_choices(codec, choices, generator)
+        offsets = codec.offsets if isinstance(codec, FlatMasks) else None
+        return sample_legal(mask, generator, offsets=offsets)
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.game.new_match(seed)
         self.plies = 0
@@ -175,6 +324,12 @@ class ParleyAEC(AECEnv[str, Obs, Any]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._select()
+
+    def _current_choices(self, agent: str) -> Choices | None:
+        seat = self.game.seat_of[agent]
+        if self._choices is not None and self._choices.seat == seat:
+            return self._choices
+        return None
 
     def _select(self) -> None:
         owing = sorted(self.match.turn().owing)
@@ -201,17 +356,19 @@ class ParleyAEC(AECEnv[str, Obs, Any]):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         legal = self.game.play(seat, choices, action)
         self.plies += 1
+        self.game.count_turn()
         self._clear_rewards()
         self.infos[agent] = {"illegal": not legal}
         outcome = self.match.outcome()
+        capped = self.game.turns >= self.max_turns
         if outcome is not None:
             for s, value in enumerate(self.game.rewards(outcome)):
                 self.rewards[self.game.agent_names[s]] = value
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.plies >= self.max_plies:
+        elif capped:
             self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
-        if outcome is None and self.plies < self.max_plies:
+        if outcome is None and not capped:
             self._select()
         else:
             self._choices = None
@@ -243,19 +400,26 @@ class ParleyParallel(ParallelEnv[str, Obs, Any]):  # type: ignore[misc]
         *,
         codec: ActionCodec | None = None,
         encoder: ObsEncoder | None = None,
+        max_turns: int | None = None,
         max_cycles: int | None = None,
         reward: Reward = "win",
         on_illegal: OnIllegal = "default",
+        mask_format: MaskFormat = "tuple",
+        previous_actions: bool = False,
         render_mode: str | None = None,
     ) -> None:
-        self.game = _Game(game, seats, options, codec, encoder, reward, on_illegal)
+        self.game = _Game(
+            game, seats, options, codec, encoder, reward, on_illegal, mask_format, previous_actions
+        )
         spec = self.game.rules.spec
         self.metadata = {
             "render_modes": ["ansi", "human"],
             "name": f"parley_{spec.name.replace('-', '_')}_v0",
             "is_parallelizable": True,
         }
-        self.max_cycles = max_cycles or spec.max_plies
+        # `max_cycles` is the older name of the same cap, kept for callers that use it.
+        self.max_turns = _turn_cap(max_turns, max_cycles, spec.max_plies)
+        self.max_cycles = self.max_turns
         self.render_mode = render_mode
         self.possible_agents = list(self.game.agent_names)
         self.agents: list[str] = []
@@ -273,6 +437,43 @@ class ParleyParallel(ParallelEnv[str, Obs, Any]):  # type: ignore[misc]
     @property
     def match(self) -> Match[Any, Any]:
         return self.game.match
+
+    @property
+    def turns(self) -> int:
+        """Turns played in this game (changes of the match's state id)."""
+        return self.game.turns
+
+    def feature_names(self, agent: str) -> list[str]:
+        """The name of every entry of `agent`'s observation vector, in order."""
+        if agent not in self.game.seat_of:
+            raise KeyError(f"no agent {agent!r}; agents are {self.possible_agents}")
+        return self.game.feature_names()
+
+    def state(self) -> np.ndarray[Any, Any]:
+        """Features of the whole game (the archive view), for centralised training only."""
+        return self.game.state()
+
+    @property
+    def state_space(self) -> spaces.Space[Any]:
+        return self.game.state_space
+
+    def sample_legal(
+        self, agent: str, mask: Any = None, rng: np.random.Generator | None = None
+    ) -> Any:
+        """A uniformly random legal action for `agent`: under `mask` if given, else under
+        the agent's current choices (faster still: no mask is scanned)."""
+        codec = self.game.codec
+        generator = rng if rng is not None else self.game.np_random
+        if mask is None:
+            choices = self._current_choices(agent)
+            if choices is None:
+                raise ValueError(f"{agent} has nothing to decide now; pass its mask")
+            return sample_choices(codec, choices, generator)
+        offsets = codec.offsets if isinstance(codec, FlatMasks) else None
+        return sample_legal(mask, generator, offsets=offsets)
+
+    def _current_choices(self, agent: str) -> Choices | None:
+        return self._choices.get(self.game.seat_of[agent])
 
     def _observe_all(self) -> dict[str, Obs]:
         turn = self.match.turn()
@@ -309,18 +510,19 @@ class ParleyParallel(ParallelEnv[str, Obs, Any]):  # type: ignore[misc]
                 continue  # the turn resolved without this seat (it cannot, but be safe)
             agent = self.game.agent_names[seat]
             if agent not in actions:
-                self.match.act_default(seat)
+                self.game.act_default(seat)
                 illegal.add(seat)
             elif not self.game.play(seat, choices, actions[agent]):
                 illegal.add(seat)
         self.cycles += 1
+        self.game.count_turn()
         outcome = self.match.outcome()
         rewards = dict.fromkeys(self.agents, 0.0)
         done = outcome is not None
         if outcome is not None:
             for s, value in enumerate(self.game.rewards(outcome)):
                 rewards[self.game.agent_names[s]] = value
-        truncated = not done and self.cycles >= self.max_cycles
+        truncated = not done and self.game.turns >= self.max_turns
         observations = self._observe_all()
         infos = self._infos()
         for seat in illegal:
@@ -344,9 +546,6 @@ class ParleyParallel(ParallelEnv[str, Obs, Any]):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
-
-    def state(self) -> np.ndarray[Any, Any]:
-        raise NotImplementedError("a global state would leak hidden information; use observe")
 
 
 def aec_env(game: str | Rules[Any, Any], **kwargs: Any) -> ParleyAEC:

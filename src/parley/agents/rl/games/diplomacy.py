@@ -13,14 +13,19 @@ mask forbids it.
 
 Observation: per province, who has a unit there and of which kind, who has a dislodged
 unit there, and who owns it if it is a centre; then the season, phase kind and year, the
-seat, each power's builds or disbands owed, and who has submitted orders.
+seat, each power's builds or disbands owed, and who has submitted orders; then, per
+province, the kind of order its unit was given in the phases resolved since the seat's
+previous decision and whether it succeeded. `feature_names()` names every entry.
+
+Environments default to a year limit (`env_options`), so games between bots that never
+break a stalemate still end, in a draw, within a known number of phases.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -28,7 +33,9 @@ from gymnasium import spaces
 from parley.games.diplomacy import DiplomacyState, DipMap
 from parley.games.diplomacy.adjustments import adjustment_counts
 from parley.games.diplomacy.map import ProvinceKind, standard_map
+from parley.games.diplomacy.orders import Order, format_order
 from parley.games.diplomacy.phase import PhaseKind
+from parley.games.diplomacy.rules import DiplomacyRules, OrderSet
 from parley.kernel import JSON, Match, Rules
 
 from ..codecs import Choices, SlotCodec
@@ -118,6 +125,38 @@ def order_tables(map_name: str) -> dict[str, tuple[str, ...]]:
     return tables
 
 
+class _Legal(Mapping[str, OrderSet]):
+    """Notation to one-order OrderSet, each built when first asked for."""
+
+    def __init__(self, texts: list[str], orders: list[Order]) -> None:
+        self._orders = dict(zip(texts, orders, strict=True))
+
+    def __getitem__(self, text: str) -> OrderSet:
+        return OrderSet((self._orders[text],))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._orders)
+
+    def __len__(self) -> int:
+        return len(self._orders)
+
+
+class _Parts(Mapping[int, OrderSet]):
+    """Flat table index to one-order OrderSet, each built when first asked for."""
+
+    def __init__(self, flat: list[int], orders: list[Order]) -> None:
+        self._orders = dict(zip(flat, orders, strict=True))
+
+    def __getitem__(self, index: int) -> OrderSet:
+        return OrderSet((self._orders[index],))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._orders)
+
+    def __len__(self) -> int:
+        return len(self._orders)
+
+
 class DiplomacyCodec(SlotCodec):
     """Order indices per province; "no order" allowed only where the rules allow it."""
 
@@ -132,8 +171,20 @@ class DiplomacyCodec(SlotCodec):
         )
 
     def choices(self, match: Match[Any, Any], seat: int) -> Choices:
-        found = super().choices(match, seat)
+        # The rules' per-unit order lists, formatted once each: building a one-order
+        # OrderSet for every legal order (as `legal_actions` does) is left to the few the
+        # policy picks, through `_Legal`.
         state: DiplomacyState = match.state
+        rules = cast(DiplomacyRules, match.rules)
+        legal = rules.legal_orders(state, seat) if match.turn().can_act(seat) else {}
+        orders = [o for found in legal.values() for o in found]
+        texts = list(map(format_order, orders))
+        flat = self.flat_indices(texts)
+        found = Choices(
+            seat,
+            _Legal(texts, orders),  # type: ignore[arg-type]
+            {"flat": flat, "parts": _Parts(flat.tolist(), orders)},
+        )
         adjusting = state.position.phase.kind is PhaseKind.ADJUSTMENT
         found.extra["adjusting"] = adjusting
         if adjusting:
@@ -145,8 +196,17 @@ def codec(rules: Rules[Any, Any], seats: int, options: Mapping[str, Any]) -> Dip
     return DiplomacyCodec(str(options.get("map", "standard")))
 
 
+YEARS = 30  # the environments' default year limit: 1901 to 1930 on the standard map
+
+
+def env_options(rules: Rules[Any, Any], seats: int) -> dict[str, Any]:
+    return {"year_limit": standard_map("standard").first_year + YEARS - 1}
+
+
 _SEASONS = ("S", "F", "W")
 _KINDS = ("M", "R", "A")
+_ORDERS = ("H", "-", "S", "C", "R", "D", "B")  # hold, move, support, convoy, retreat, ...
+_ORDER_NAMES = ("hold", "move", "support", "convoy", "retreat", "disband", "build")
 _MAX_UNITS = 17  # builds or disbands owed never exceed this on a 34-centre map
 
 
@@ -163,53 +223,116 @@ class DiplomacyEncoder:
         self.first_year = dip.first_year
         n, k = len(self.provinces), len(self.powers)
         self.per_province = 3 * k + 3  # unit owner, dislodged owner, centre owner; A, F, centre
-        self.size = n * self.per_province + len(_SEASONS) + len(_KINDS) + 1 + 4 * k
+        self.tail = len(_SEASONS) + len(_KINDS) + 1 + 4 * k
+        self.per_order = len(_ORDERS) + 1  # the kind of last order, and whether it succeeded
+        self.size = n * self.per_province + self.tail + n * self.per_order
         self._space = spaces.Box(0.0, 1.0, (self.size,), np.float32)
+        self._centre_cells = np.flatnonzero(self.centres) * self.per_province + 3 * k + 2
+        self._units: dict[str, tuple[int, int]] = {}
+        self._orders: dict[str, tuple[int, int] | None] = {}
 
     @property
     def space(self) -> spaces.Box:
         return self._space
+
+    def _unit(self, text: str) -> tuple[int, int]:
+        """`A PAR` or `F STP/SC` → (row offset of its province, army or fleet column)."""
+        found = self._units.get(text)
+        if found is None:
+            kind, loc = text.split()[:2]
+            row = self.prov_index[loc.split("/")[0]] * self.per_province
+            found = self._units[text] = (row, 3 * len(self.powers) + (0 if kind == "A" else 1))
+        return found
+
+    def _order(self, text: str) -> tuple[int, int] | None:
+        """An order's (province row, kind column) in the last-orders block, None for WAIVE."""
+        if text in self._orders:
+            return self._orders[text]
+        words = text.split()
+        found: tuple[int, int] | None = None
+        if len(words) >= 3 and words[2] in _ORDERS:
+            row = self.prov_index.get(words[1].split("/")[0])
+            if row is not None:
+                found = (row, _ORDERS.index(words[2]))
+        self._orders[text] = found
+        return found
 
     def encode(self, observation: Mapping[str, JSON], seat: int) -> Features:
         view = observation.get("view", {})
         assert isinstance(view, dict)
         pos = view.get("position", {})
         k = len(self.powers)
-        board = np.zeros((len(self.provinces), self.per_province), np.float32)
-        board[:, 3 * k + 2] = self.centres
+        per = self.per_province
+        out = np.zeros(self.size, np.float32)
+        out[self._centre_cells] = 1.0
+        # Collect the indices of every 1.0 first: one numpy write instead of one per unit.
+        ones: list[int] = []
         for power, units in pos.get("units", {}).items():
             p = self.power_index[power]
             for text in units:
-                kind, loc = text.split()[:2]
-                row = self.prov_index[loc.split("/")[0]]
-                board[row, p] = 1.0
-                board[row, 3 * k + (0 if kind == "A" else 1)] = 1.0
+                row, kind = self._unit(text)
+                ones += (row + p, row + kind)
         for power, units in pos.get("dislodged", {}).items():
             p = self.power_index[power]
             for text in units:
-                board[self.prov_index[text.split()[1].split("/")[0]], k + p] = 1.0
+                ones.append(self._unit(text)[0] + k + p)
         for power, centres in pos.get("centres", {}).items():
-            p = self.power_index[power]
+            column = 2 * k + self.power_index[power]
             for code in centres:
-                board[self.prov_index[code], 2 * k + p] = 1.0
+                ones.append(self.prov_index[code] * per + column)
+        at = len(self.provinces) * per
         phase = str(pos.get("phase", "S1901M"))
-        tail = np.zeros(len(_SEASONS) + len(_KINDS) + 1 + 4 * k, np.float32)
-        tail[_SEASONS.index(phase[0])] = 1.0
-        tail[len(_SEASONS) + _KINDS.index(phase[-1])] = 1.0
-        at = len(_SEASONS) + len(_KINDS)
-        tail[at] = min(1.0, max(0.0, (int(phase[1:-1]) - self.first_year) / 200))
+        ones.append(at + _SEASONS.index(phase[0]))
+        ones.append(at + len(_SEASONS) + _KINDS.index(phase[-1]))
+        at += len(_SEASONS) + len(_KINDS)
+        out[at] = min(1.0, max(0.0, (int(phase[1:-1]) - self.first_year) / 200))
         at += 1
         if 0 <= seat < k:
-            tail[at + seat] = 1.0
+            ones.append(at + seat)
         at += k
         for power, owed in (view.get("adjustments") or {}).items():
             p = self.power_index[power]
-            tail[at + p] = min(1.0, max(0, int(owed)) / _MAX_UNITS)
-            tail[at + k + p] = min(1.0, max(0, -int(owed)) / _MAX_UNITS)
+            out[at + p] = min(1.0, max(0, int(owed)) / _MAX_UNITS)
+            out[at + k + p] = min(1.0, max(0, -int(owed)) / _MAX_UNITS)
         at += 2 * k
         for power in view.get("submitted", []):
-            tail[at + self.power_index[power]] = 1.0
-        return np.concatenate([board.reshape(-1), tail])
+            ones.append(at + self.power_index[power])
+        at += k
+        latest: dict[int, tuple[int, bool]] = {}  # a later phase's order replaces an earlier
+        for phase_results in view.get("last") or []:
+            for results in (phase_results.get("results") or {}).values():
+                for result in results:
+                    found = self._order(str(result.get("order", "")))
+                    if found is not None:
+                        latest[found[0]] = (found[1], result.get("outcome") == "succeeds")
+        width = self.per_order
+        for row, (kind, succeeded) in latest.items():
+            ones.append(at + row * width + kind)
+            if succeeded:
+                ones.append(at + row * width + width - 1)
+        out[ones] = 1.0
+        return out
+
+    def feature_names(self) -> list[str]:
+        """Names in encoding order, e.g. `PAR.unit.FRANCE`, `year`, `BUR.last.move`."""
+        k = self.powers
+        names: list[str] = []
+        for prov in self.provinces:
+            names += [f"{prov}.unit.{p}" for p in k]
+            names += [f"{prov}.dislodged.{p}" for p in k]
+            names += [f"{prov}.centre_owner.{p}" for p in k]
+            names += [f"{prov}.army", f"{prov}.fleet", f"{prov}.is_centre"]
+        names += [f"season.{s}" for s in _SEASONS]
+        names += [f"phase.{kind}" for kind in _KINDS]
+        names.append("year")
+        names += [f"me.{p}" for p in k]
+        names += [f"builds_owed.{p}" for p in k]
+        names += [f"disbands_owed.{p}" for p in k]
+        names += [f"submitted.{p}" for p in k]
+        for prov in self.provinces:
+            names += [f"{prov}.last.{kind}" for kind in _ORDER_NAMES]
+            names.append(f"{prov}.last.succeeded")
+        return names
 
 
 def encoder(rules: Rules[Any, Any], seats: int, options: Mapping[str, Any]) -> DiplomacyEncoder:

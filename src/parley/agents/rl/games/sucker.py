@@ -122,6 +122,25 @@ class SuckerEncoder:
     def space(self) -> spaces.Box:
         return self._space
 
+    def feature_names(self) -> list[str]:
+        """Names in encoding order, e.g. `red.hand.blue`, `pile3.top.green`, `stall`."""
+        colours = [_colour(c) for c in range(self.seats)]
+        names = [f"me.{c}" for c in colours]
+        for player in colours:
+            names += [f"{player}.alive", f"{player}.held"]
+            names += [f"{player}.hand.{c}" for c in colours]
+        for k in range(self.piles):
+            names += [f"pile{k}.present", f"pile{k}.size"]
+            names += [f"pile{k}.top.{c}" for c in colours]
+            names += [f"pile{k}.second.{c}" for c in colours]
+            names += [f"pile{k}.chips.{c}" for c in colours]
+        names += [f"dead.{c}" for c in colours]
+        names += [f"phase.{phase}" for phase in _PHASES]
+        for group in ("to_act", "holder", "choice", "capturer", "captured", "rescue_target"):
+            names += [f"{group}.{c}" for c in colours]
+        names += ["stall", "open_bargains_to_me"]
+        return names
+
     def _index(self, label: Any) -> int | None:
         if not isinstance(label, str):
             return None
