@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..net import client_address
 from ..schemas import ErrorOut
 from ..services import Services
 from ..vocab import UserRecord
@@ -42,14 +43,25 @@ async def limited_user(
     return user
 
 
-async def limited_address(svc: ServicesDep, request: Request) -> None:
+async def reading_user(
+    svc: ServicesDep, user: Annotated[UserRecord, Depends(current_user)]
+) -> UserRecord:
+    """The caller, once their read budget allows one more read."""
     limits = svc.settings.limits
-    host = request.client.host if request.client else "unknown"
+    await svc.limiter.hit(f"read:{user.id}", limits.read_rate_per_second, limits.read_burst)
+    return user
+
+
+async def limited_address(svc: ServicesDep, request: Request) -> None:
+    """Sign-ups and log-ins, limited per client address (see `net.client_address`)."""
+    limits = svc.settings.limits
+    host = client_address(request.scope, svc.settings.trusted_proxies)
     await svc.limiter.hit(f"addr:{host}", limits.signup_rate_per_second, limits.signup_burst)
 
 
 User = Annotated[UserRecord, Depends(current_user)]
-LimitedUser = Annotated[UserRecord, Depends(limited_user)]
+LimitedUser = Annotated[UserRecord, Depends(limited_user)]  # changes: the request budget
+ReadingUser = Annotated[UserRecord, Depends(reading_user)]  # reads: the read budget
 GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the game's id")]
 
 
