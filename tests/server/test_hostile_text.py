@@ -14,8 +14,17 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.server.conftest import Client, LiveServer, make_settings, sign_up, start_live_server
+from tests.server.conftest import (
+    WAIT,
+    Client,
+    LiveServer,
+    Socket,
+    make_settings,
+    sign_up,
+    start_live_server,
+)
 from tests.server.driver import pick
+from websockets.sync.client import connect
 
 from parley import games
 
@@ -166,6 +175,22 @@ def test_hostile_text_is_stored_as_written_or_refused_and_every_view_reads_back(
             json.dumps({"decision": HOSTILE[:100]}),
         )
     )
+    # The gateway's own socket: a lone surrogate is refused naming its field, hostile text
+    # in an answer is an ordinary refusal or result.
+    agent_socket = Socket(
+        connect(f"{live.ws_url}/ws/agents/games/{gid}", open_timeout=WAIT, legacy=True)
+    )
+    agent_socket.send({"type": "auth", "token": agent.token})
+    agent_socket.conn.send(
+        '{"type": "answer", "id": 1, "decision": "d", "reasoning": "' + LONE + '"}'
+    )
+    refused = agent_socket.wait_for(lambda m: m.get("id") == 1)
+    assert (refused["error"], refused["field"]) == ("bad_request", "reasoning"), refused
+    hostile = {"type": "answer", "id": 2, "decision": HOSTILE[:100], "action": HOSTILE}
+    agent_socket.send({**hostile, "reasoning": HOSTILE, "press": [{"text": HOSTILE}]})
+    assert agent_socket.wait_for(lambda m: m.get("id") == 2)["type"] in ("error", "result")
+    agent_socket.close()
+    _refused(Client(live.url, "x"), "/api/users", '{"username": "a' + LONE + '"}', "username")
     # --- every view, for every viewer, reads back ----------------------------------------
     host.post(f"/api/games/{gid}/close")
     for ws in sockets.values():

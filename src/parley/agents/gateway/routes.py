@@ -29,6 +29,7 @@ from parley.kernel import ParleyError
 from parley.server.api.deps import GameId, LimitedUser, ReadingUser, errors, limited_address
 from parley.server.errors import ServerError, status_and_body
 from parley.server.hub import Conn
+from parley.server.schemas import ErrorOut
 from parley.server.services import Services
 from parley.server.sockets import admitted, refuse
 from parley.server.text import check_servable, unservable_field
@@ -88,7 +89,7 @@ def get_decision(game_id: GameId, gw: GatewayDep, user: LimitedUser) -> PendingO
 @router.post(
     "/games/{game_id}/decision",
     response_model=AnswerOut,
-    responses={**errors(400, 401, 403, 404, 409, 429), 422: {"model": AnswerOut}},
+    responses={**errors(400, 401, 403, 404, 409, 429), 422: {"model": AnswerOut | ErrorOut}},
 )
 def answer_decision(
     game_id: GameId, req: AnswerIn, gw: GatewayDep, user: LimitedUser

@@ -68,7 +68,8 @@ GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI documentation of the error answers a route may give.
 
-    Every route may answer 400 (a body that is not JSON at all) and 422 (a request that
-    does not fit its schema), besides the ones it names.
+    Every route may answer 400 (a body that is not JSON, or text that is not valid Unicode),
+    413 (a body over the size limit), 422 (a request that does not fit its schema) and 429
+    (over a rate or read budget), besides the ones it names.
     """
-    return {status: {"model": ErrorOut} for status in sorted({*statuses, 400, 422})}
+    return {status: {"model": ErrorOut} for status in sorted({*statuses, 400, 413, 422, 429})}
