@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import parley
 from parley.kernel import ParleyError
 
+from .api import drafts as drafts_api
 from .api import games as games_api
 from .api import meta as meta_api
 from .api import play as play_api
@@ -34,6 +35,7 @@ from .bus import Bus, LocalBus, RedisBus
 from .db.engine import checkpoint, is_sqlite, make_engine
 from .db.migrate import upgrade
 from .deadlines import Scheduler
+from .drafts import ReadyAutomation
 from .errors import ServerError, failure_body, status_and_body
 from .hub import Hub
 from .live import Notice, Tables
@@ -88,6 +90,7 @@ def build_services(settings: Settings) -> Services:
         past_capacity=settings.cache_past,
     )
     tables.automation = Automation(BotPool(), settings.automation_batch)
+    tables.automation = ReadyAutomation(tables.automation)  # saved orders, once all ready
     limiter: Limiter = MemoryLimiter()
     if settings.redis_url:
         from redis.asyncio import Redis
@@ -146,6 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (meta_api.router, users_api.router, games_api.router, play_api.router):
         app.include_router(router)
     app.include_router(ws_router)
+    app.include_router(drafts_api.router)
     _add_error_handlers(app)
     _add_static(app, settings.static_dir or PACKAGED_STATIC)
     app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)

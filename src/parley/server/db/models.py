@@ -203,3 +203,40 @@ class AgentNote(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     at: Mapped[float] = mapped_column(Double)
     text: Mapped[str] = mapped_column(Text)
+
+
+# --- saved orders (`parley.server.drafts`) ------------------------------------------------
+
+
+class Draft(Base):
+    """One saved part of a seat's decision for one step, by the player who holds the seat.
+
+    Keyed by the player too, so a newcomer who takes the seat over never sees (nor submits)
+    what the previous holder saved.
+    """
+
+    __tablename__ = "drafts"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    state_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    slot: Mapped[str] = mapped_column(String(100), primary_key=True)
+    action: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class ReadyFlag(Base):
+    """A seat's player says they are done with the step (present: ready)."""
+
+    __tablename__ = "ready_flags"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    state_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    updated_at: Mapped[float] = mapped_column(Double)
