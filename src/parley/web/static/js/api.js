@@ -27,6 +27,9 @@ export const ROUTES = {
   state: (id) => ["GET", `/api/games/${enc(id)}/state?options=true`],
   options: (id) => ["GET", `/api/games/${enc(id)}/options`],
   act: (id) => ["POST", `/api/games/${enc(id)}/actions`],
+  // The seat's saved parts for the current step and its ready flag (saved orders).
+  draft: (id) => ["GET", `/api/games/${enc(id)}/draft`],
+  saveDraft: (id) => ["POST", `/api/games/${enc(id)}/draft`],
   history: (id, since) => ["GET", `/api/games/${enc(id)}/history?since=${enc(since)}&limit=10000`],
   press: (id) => ["POST", `/api/games/${enc(id)}/press`],
   draw: (id) => ["POST", `/api/games/${enc(id)}/draw`],
@@ -126,6 +129,8 @@ export const api = {
   state: (id) => call(ROUTES.state(id)),
   history: (id, since = 0) => call(ROUTES.history(id, since)),
   act: (id, req) => call(ROUTES.act(id), req),
+  draft: (id) => call(ROUTES.draft(id)),
+  saveDraft: (id, req) => call(ROUTES.saveDraft(id), req),
   press: (id, req) => call(ROUTES.press(id), req),
   draw: (id, accept) => call(ROUTES.draw(id), { accept }),
   stateAt: (id, seq) => (ROUTES.stateAt ? call(ROUTES.stateAt(id, seq)) : Promise.resolve(null)),

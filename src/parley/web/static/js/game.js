@@ -257,6 +257,18 @@ export class GameView {
     }
   }
 
+  /** Save parts of the seat's decision (and its ready flag); errors are shown and rethrown. */
+  async saveDraft(body) {
+    const req = { ...body };
+    if (this.state && req.state_id === undefined) req.state_id = this.state.state_id;
+    try {
+      return await api.saveDraft(this.gameId, req);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === "stale")) toast(`Your orders were not saved: ${errorText(err)}`, "error");
+      throw err;
+    }
+  }
+
   context() {
     const view = this;
     return {
@@ -276,6 +288,9 @@ export class GameView {
       mySeat: () => this.mySeat(),
       seatLabel: (seat) => this.seatLabel(seat),
       act: (body) => this.act(body),
+      // Saved orders: the seat's parts go to the server as they are entered (see drafts.js).
+      loadDraft: () => api.draft(this.gameId),
+      saveDraft: (body) => this.saveDraft(body),
       showTab: (key) => this.showTab(key),
       unreadChanged: () => this.showUnread(),
       seatColour: (seat) => (this.renderer && this.renderer.seatColour ? this.renderer.seatColour(seat) : "#888"),
