@@ -72,10 +72,10 @@ import { GenericBoard } from "/static/js/generic.js";
 window.harness = {
   acts: [],
   mount(data) {
-    const parts = new Map(), flags = { ready: false };
+    const parts = new Map(), flags = { ready: false }, key = data.state.options.key;
     const answer = () => ({
       state_id: data.state.state_id, ready: flags.ready,
-      parts: [{ slot: data.state.options.key, label: "", action: parts.get(data.state.options.key) || null }],
+      parts: [{ slot: key, label: "", action: parts.get(key) || null }],
     });
     const ctx = {
       summary: data.summary, state: data.state,
@@ -83,7 +83,9 @@ window.harness = {
       loadDraft: async () => answer(),
       saveDraft: async (body) => {
         window.harness.acts.push(body);
-        for (const [k, v] of Object.entries(body.parts || {})) v === null ? parts.delete(k) : parts.set(k, v);
+        for (const [k, v] of Object.entries(body.parts || {})) {
+          if (v === null) parts.delete(k); else parts.set(k, v);
+        }
         if (body.ready !== undefined) flags.ready = body.ready;
         return answer();
       },
