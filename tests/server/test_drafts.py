@@ -138,3 +138,28 @@ def test_the_archive_shows_saved_orders_after_the_end(live: LiveServer, users: U
     shown = amy.get(f"/api/games/{gid}/drafts")["drafts"]
     assert any(d.get("action") == "bid 1" for d in shown)
     assert sum(1 for d in shown if d.get("ready")) == 2
+
+
+def test_a_newcomer_never_sees_the_parts_the_seat_s_former_player_saved(
+    live: LiveServer, users: Users
+) -> None:
+    amy, bob, cat, dan = users("amy"), users("bob"), users("cat"), users("dan")
+    gid, seats = start_game(
+        amy, [bob, cat], "sealed-bids", period_seconds=600, options={"rounds": 2}
+    )
+    slot = draft(bob, gid)["parts"][0]["slot"]
+    draft(bob, gid, parts={slot: "bid 5"})
+    bob.post(f"/api/games/{gid}/leave")
+    amy.post(f"/api/games/{gid}/seats/{seats['bob']}/open", {"open": True})
+    dan.post(f"/api/games/{gid}/join", {"role": "player"})
+    assert "bid 5" not in str(dan.get(f"/api/games/{gid}/draft"))
+    assert "bid 5" not in str(dan.get(f"/api/games/{gid}/history"))
+    assert draft(dan, gid, 409, ready=True)["error"] == "out_of_turn"  # decided already
+    for client in (amy, cat):
+        draft(client, gid, ready=True)
+    assert "bid 5" not in str(dan.get(f"/api/games/{gid}/draft"))
+    for client in (amy, cat, dan):
+        draft(client, gid, ready=True)
+    assert amy.get(f"/api/games/{gid}")["status"] == "finished"
+    shown = dan.get(f"/api/games/{gid}/drafts")["drafts"]
+    assert [d["action"] for d in shown if "action" in d] == ["bid 5"]
