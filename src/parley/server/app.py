@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import parley
 from parley.kernel import ParleyError
 
+from .api import account as account_api
 from .api import drafts as drafts_api
 from .api import games as games_api
 from .api import meta as meta_api
@@ -150,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     app.include_router(ws_router)
     app.include_router(drafts_api.router)
+    app.include_router(account_api.router)
     _add_error_handlers(app)
     _add_static(app, settings.static_dir or PACKAGED_STATIC)
     app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)

@@ -33,6 +33,7 @@ class User(Base):
     username_key: Mapped[str] = mapped_column(String(32))  # lower-cased: one owner per name
     password_hash: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[float] = mapped_column(Double)
+    recovery_hash: Mapped[str | None] = mapped_column(String(64))  # SHA-256 of a one-time code
 
 
 class Token(Base):

@@ -597,7 +597,7 @@ export class GameView {
         "tr",
         { class: seat.seat === this.mySeat() ? "me" : "" },
         h("td", {}, h("span", { class: "swatch", style: { background: colour(seat.seat) } }), seat.name),
-        h("td", {}, seat.player || "—", seat.bot ? h("span", { class: "badge" }, "bot") : null),
+        h("td", {}, seat.player || "—", seat.bot ? h("span", { class: "badge badge-bot" }, `bot: ${seat.bot}`) : null),
         h("td", {}, seat.controller === "human" ? (seat.user ? "playing" : "open seat") : seat.controller === "bot" ? "bot" : "civil disorder", seat.missed ? ` · missed ${seat.missed}` : ""),
         h("td", {}, owing.has(seat.seat) ? "to act" : ""),
         this.you && this.you.host && g.status === "active" && seat.controller !== "bot" && !(seat.controller === "human" && seat.user)
@@ -678,8 +678,21 @@ export class GameView {
     } catch {
       catalog = { bots: ["random"] };
     }
-    const bots = catalog.bots;
-    const fillWith = h("select", { id: "start-fill" }, h("option", { value: "" }, "leave empty seats empty"), bots.map((b) => h("option", { value: b, selected: b === "random" }, `fill empty seats with “${b}” bots`)));
+    // The bots that can play this game, its strongest first offer (the heuristic) preselected.
+    const kind = (catalog.games || []).find((t) => t.name === g.game) || {};
+    const bots = kind.bots || catalog.bots;
+    const firstBot = kind.default_bot || (bots.includes("heuristic") ? "heuristic" : "random");
+    const fillWith = h("select", { id: "start-fill", "aria-label": "bots for empty seats" }, bots.map((b) => h("option", { value: b, selected: b === firstBot }, `empty seats: “${b}” bots`)));
+    const startGame = async () => {
+      const empty = g.seat_count - g.players.length;
+      if (empty <= 0) return api.start(this.gameId);
+      const yes = await confirmDialog(
+        "Fill the empty seats with bots?",
+        `${plural(empty, "seat")} ${empty === 1 ? "is" : "are"} still empty. Starting now gives ${empty === 1 ? "it" : "them"} to “${fillWith.value}” bots for the whole game (a seat can be opened to a newcomer later).`,
+        `Start with ${plural(empty, "bot")}`,
+      );
+      return yes ? api.start(this.gameId, fillWith.value) : null;
+    };
     const run = (fn) => async () => {
       message.textContent = "";
       try {
@@ -723,7 +736,7 @@ export class GameView {
           h(
             "ul",
             { class: "lobby-players", id: "lobby-players" },
-            g.players.map((p) => h("li", {}, p.player, p.player === g.host ? h("span", { class: "badge" }, "host") : null, p.bot ? h("span", { class: "badge" }, "bot") : null)),
+            g.players.map((p) => h("li", {}, p.player, p.player === g.host ? h("span", { class: "badge" }, "host") : null, p.bot ? h("span", { class: "badge badge-bot" }, `bot: ${p.bot}`) : null)),
             Array.from({ length: free }, () => h("li", { class: "muted" }, "open seat")),
           ),
           h("p", { class: "muted small" }, `${plural(g.spectators, "spectator")}. Seats (powers, colours) are drawn at random when the host starts the game.`),
@@ -732,7 +745,7 @@ export class GameView {
                 "div",
                 { class: "host-controls" },
                 free > 0 ? h("div", { class: "row" }, h("button", { type: "button", id: "add-bot", onClick: run(() => api.addBots(this.gameId, botKind.value, 1)) }, "Add a bot"), botKind) : null,
-                h("div", { class: "row" }, h("button", { type: "button", class: "primary", id: "start-game", onClick: run(() => api.start(this.gameId, fillWith.value || undefined)) }, "Start the game"), free > 0 ? fillWith : null),
+                h("div", { class: "row" }, h("button", { type: "button", class: "primary", id: "start-game", onClick: run(startGame) }, "Start the game"), free > 0 ? fillWith : null),
                 h("div", { class: "row" }, h("button", { type: "button", class: "danger", id: "close-game", onClick: () => this.closeGame() }, "Close the game")),
               )
             : h("p", { class: "muted" }, `Waiting for ${g.host || "the host"} to start the game.`),
