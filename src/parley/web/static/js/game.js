@@ -3,6 +3,7 @@
 // the countdown, draw votes, leaving and the game-over screen.
 
 import { api, ApiError, session } from "./api.js";
+import { Attention } from "./attention.js";
 import { ChatPanel } from "./chat.js";
 import { byId, dialog, fill, formatDuration, formatPeriod, h, plural, s, toast } from "./dom.js";
 import { gameModule } from "./games.js";
@@ -26,6 +27,7 @@ export class GameView {
     this.renderer = null;
     this.tab = null;
     this.overDismissed = false;
+    this.attention = new Attention(this);  // the tab title, deadline warning, notifications
   }
 
   // --- lifecycle ---------------------------------------------------------------------
@@ -35,7 +37,10 @@ export class GameView {
     this.root = h("div", { class: "game-page" }, h("p", { class: "muted pad" }, "Loading the game…"));
     app.append(this.root);
     this.load();
-    this.tick = setInterval(() => this.showClock(), 1000);
+    this.tick = setInterval(() => {
+      this.showClock();
+      this.attention.update();
+    }, 1000);
     this.onVisible = () => {
       if (document.visibilityState === "visible" && this.live) this.live.retryNow();
     };
@@ -44,6 +49,7 @@ export class GameView {
 
   unmount() {
     clearInterval(this.tick);
+    this.attention.stop();
     if (this.closeMenu) document.removeEventListener("click", this.closeMenu);
     document.removeEventListener("visibilitychange", this.onVisible);
     if (this.live) this.live.stop();
@@ -157,6 +163,7 @@ export class GameView {
         }
         for (const entry of msg.revealed || []) this.entries.set(entry.seq, entry);
         this.announce(fresh);
+        this.attention.entries(fresh);
         this.refresh("entries");
         break;
       }
@@ -429,6 +436,7 @@ export class GameView {
       this.root,
       h("div", { class: "offline-banner", hidden: true, role: "alert" }, "Connection lost. Your orders and messages are kept; the page reconnects by itself and catches up."),
       this.banners,
+      this.attention.element(),
       h("div", { class: "game-layout" }, this.boardEl, h("aside", { class: "side" }, this.tabBar, this.tabBody)),
       this.overEl,
     );
@@ -460,6 +468,7 @@ export class GameView {
     this.showLog();
     this.showOver();
     this.showUnread();
+    this.attention.update();
   }
 
   showUnread() {
@@ -509,6 +518,8 @@ export class GameView {
       items.push(item("menu-leave", this.you && this.you.host ? "Leave (closes the game)" : "Leave the game", () => this.leave()));
       if (this.you && this.you.host) items.push(item("menu-close", "Close the game for everyone", () => this.closeGame(), "danger"));
     }
+    const ask = this.attention.menuItem(() => (this.header.menu.open = false));
+    if (ask) items.push(ask);
     items.push(h("a", { href: "#/manual" }, "Manual"), h("a", { href: "#/" }, "Lobby"));
     return items;
   }
