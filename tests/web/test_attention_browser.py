@@ -74,3 +74,28 @@ def test_title_warning_and_notifications(people: People) -> None:
     expect(warning).to_be_hidden()
     titles = [n["title"] for n in _notes(page)]
     assert sum("deadline in" in t for t in titles) == 1, titles  # once per phase
+
+
+def test_notices_by_email_or_webhook_are_chosen_per_game(people: People) -> None:
+    page = people.page()
+    sign_in(page, unique("carol"))
+    token = page.evaluate("localStorage.getItem('parley.token')")
+    server = people.server
+    game = server.api("POST", "/api/games", token, json={"game": "diplomacy", "name": "Mail"})
+    server.api("POST", f"/api/games/{game['id']}/start", token, json={"fill_with": "random"})
+    page.goto(f"/#/game/{game['id']}")
+    expect(page.locator("#map .unit").first).to_be_visible()
+    page.click("#menu-button")
+    page.click("#menu-notices")
+    expect(page.locator("#notify-note")).to_contain_text("Nothing set yet")
+    page.fill("#notify-email", "carol@example.org")
+    page.uncheck('input[data-event="press"]')
+    page.click("#notify-save")
+    expect(page.locator("#notify-note")).to_have_text("Saved.")
+    page.fill("#notify-webhook", "http://127.0.0.1:9/hook")  # the server calls no local address
+    page.click("#notify-save")
+    expect(page.locator("#notify-note")).to_contain_text("private or local address")
+    saved = server.api("GET", f"/api/games/{game['id']}/notifications", token)
+    assert saved["source"] == "game" and saved["email"] == "carol@example.org"
+    assert saved["events"] == ["turn", "deadline"] and saved["webhook_url"] is None
+    assert server.api("GET", "/api/me/notifications", token)["source"] == "none"

@@ -11,6 +11,9 @@ export const ROUTES = {
   logIn: () => ["POST", "/api/sessions"],
   logOut: () => ["DELETE", "/api/sessions/current"],
   me: () => ["GET", "/api/me"],
+  // Notices by e-mail or webhook: for every game (no id) or for one game.
+  notifyPrefs: (id) => ["GET", id ? `/api/games/${enc(id)}/notifications` : "/api/me/notifications"],
+  saveNotifyPrefs: (id) => ["PUT", id ? `/api/games/${enc(id)}/notifications` : "/api/me/notifications"],
   // Keeping a name: a password attached later, a one-time recovery code, signing in with it.
   setPassword: () => ["PUT", "/api/me/password"],
   recoveryCode: () => ["POST", "/api/me/recovery-code"],
@@ -118,6 +121,8 @@ export const api = {
   logIn: (username, password) => call(ROUTES.logIn(), { username, password }),
   logOut: () => call(ROUTES.logOut()),
   me: () => call(ROUTES.me()),
+  notifyPrefs: (id) => call(ROUTES.notifyPrefs(id)),
+  saveNotifyPrefs: (id, prefs) => call(ROUTES.saveNotifyPrefs(id), prefs),
   setPassword: (password, current) => call(ROUTES.setPassword(), current ? { password, current_password: current } : { password }),
   recoveryCode: () => call(ROUTES.recoveryCode()),
   recover: (username, code) => call(ROUTES.recover(), { username, code }),

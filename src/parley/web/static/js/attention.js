@@ -4,7 +4,8 @@
 // notifications for a new step owing them a decision, press addressed to them and the
 // deadline drawing near. Everything comes from the server's state, summary and entries.
 
-import { h } from "./dom.js";
+import { api } from "./api.js";
+import { dialog, h } from "./dom.js";
 import { groups } from "./options.js";
 
 const WARN_SECONDS = 3600;  // at most an hour before the deadline, at most a quarter period
@@ -143,4 +144,52 @@ export class Attention {
   stop() {
     document.title = "Parley";
   }
+}
+
+const EVENT_LABELS = { turn: "a new phase or turn owes me a decision", press: "a message addressed to me", deadline: "a deadline is near and I am not ready" };
+
+/** Notices by e-mail or webhook (server-side): for this game, or for all my games. */
+export async function notifyDialog(gameId) {
+  let current;
+  try {
+    current = await api.notifyPrefs(gameId);
+  } catch (err) {
+    current = { enabled: false, email: null, webhook_url: null, events: Object.keys(EVENT_LABELS), source: "none" };
+  }
+  return dialog("Notices outside the browser", (close) => {
+    const note = h("p", { class: "muted small", id: "notify-note", role: "status" }, current.source === "game" ? "This game has settings of its own." : current.source === "default" ? "Your settings for all games apply here." : "Nothing set yet.");
+    const enabled = h("input", { type: "checkbox", id: "notify-enabled", checked: current.source === "none" ? true : current.enabled });
+    const email = h("input", { type: "email", id: "notify-email", maxlength: 254, value: current.email || "", placeholder: "you@example.org" });
+    const hook = h("input", { type: "url", id: "notify-webhook", maxlength: 2000, value: current.webhook_url || "", placeholder: "https://discord.com/api/webhooks/… or a Slack webhook" });
+    const boxes = Object.entries(EVENT_LABELS).map(([key, label]) => h("label", { class: "check" }, h("input", { type: "checkbox", dataset: { event: key }, checked: (current.events || []).includes(key) }), ` ${label}`));
+    const scope = h("select", { id: "notify-scope" }, h("option", { value: "game" }, "for this game"), h("option", { value: "all", selected: current.source === "default" }, "for all my games"));
+    const save = async () => {
+      const prefs = {
+        enabled: enabled.checked,
+        email: email.value.trim() || null,
+        webhook_url: hook.value.trim() || null,
+        events: boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.dataset.event),
+      };
+      try {
+        await api.saveNotifyPrefs(scope.value === "game" ? gameId : null, prefs);
+        note.textContent = "Saved.";
+      } catch (err) {
+        note.textContent = err.message || String(err);
+      }
+    };
+    return h(
+      "div",
+      {},
+      h("p", {}, "Be told by e-mail or by a webhook (a JSON post Discord and Slack accept), even with no Parley page open."),
+      h("label", { class: "check" }, enabled, " on"),
+      h("label", { for: "notify-email" }, "E-mail"),
+      email,
+      h("label", { for: "notify-webhook" }, "Webhook address"),
+      hook,
+      h("fieldset", {}, h("legend", {}, "Tell me when"), boxes),
+      h("div", { class: "row" }, scope, h("button", { type: "button", class: "primary", id: "notify-save", onClick: save }, "Save")),
+      note,
+      h("div", { class: "row end" }, h("button", { type: "button", id: "notify-close", onClick: () => close(null) }, "Close")),
+    );
+  });
 }

@@ -3,7 +3,7 @@
 // the countdown, draw votes, leaving and the game-over screen.
 
 import { api, ApiError, session } from "./api.js";
-import { Attention } from "./attention.js";
+import { Attention, notifyDialog } from "./attention.js";
 import { ChatPanel } from "./chat.js";
 import { byId, dialog, fill, formatDuration, formatPeriod, h, plural, s, toast } from "./dom.js";
 import { gameModule } from "./games.js";
@@ -518,6 +518,7 @@ export class GameView {
       items.push(item("menu-leave", this.you && this.you.host ? "Leave (closes the game)" : "Leave the game", () => this.leave()));
       if (this.you && this.you.host) items.push(item("menu-close", "Close the game for everyone", () => this.closeGame(), "danger"));
     }
+    if (mySeat !== null) items.push(item("menu-notices", "Notices by e-mail or webhook…", () => notifyDialog(this.gameId)));
     const ask = this.attention.menuItem(() => (this.header.menu.open = false));
     if (ask) items.push(ask);
     items.push(h("a", { href: "#/manual" }, "Manual"), h("a", { href: "#/" }, "Lobby"));
