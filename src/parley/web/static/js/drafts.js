@@ -28,6 +28,7 @@ export class SavedOrders {
     this.server = new Map();
     this.ready = false;
     this.loaded = false;
+    this.error = null;  // a refusal in the step before means nothing now
     try {
       const out = await this.ctx.loadDraft();
       if (this.stateId !== stateId || out.state_id !== stateId) return null;
