@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tests.server.conftest import Client, LiveServer
+from tests.server.conftest import Client, LiveServer, sign_up
 from tests.server.test_play import start_game
 
 Users = Callable[..., Client]
@@ -20,8 +20,9 @@ def actions(client: Client, gid: str) -> list[dict[str, Any]]:
     return [e for e in client.get(f"/api/games/{gid}/history")["entries"] if e["type"] == "action"]
 
 
-def test_saved_bids_count_at_the_deadline_without_ready(live: LiveServer, users: Users) -> None:
-    amy, bob = users("amy"), users("bob")
+def test_saved_bids_count_at_the_deadline_without_ready(live_on: LiveServer) -> None:
+    live = live_on  # on SQLite and on PostgreSQL
+    amy, bob = sign_up(live.url, "amy"), sign_up(live.url, "bob")
     gid, seats = start_game(amy, [bob], "sealed-bids", period_seconds=600, options={"rounds": 3})
     mine = draft(amy, gid)
     assert mine["owes"] and not mine["ready"] and mine["state_id"] == 0
@@ -35,7 +36,7 @@ def test_saved_bids_count_at_the_deadline_without_ready(live: LiveServer, users:
     assert draft(bob, gid)["parts"][0]["action"] == "bid 2"
     assert actions(amy, gid) == [] and actions(bob, gid) == []
     assert "bid 3" not in str(bob.get(f"/api/games/{gid}/state?options=false"))
-    watcher = users("watcher")
+    watcher = sign_up(live.url, "watcher")
     watcher.post(f"/api/games/{gid}/join", {"role": "spectator"})
     assert watcher.get(f"/api/games/{gid}/draft", expect=403)["error"] == "forbidden"
     assert watcher.get(f"/api/games/{gid}/drafts", expect=403)["error"] == "forbidden"

@@ -84,11 +84,13 @@ def smtp() -> Iterator[tuple[Mailbox, int]]:
     controller.stop()
 
 
-def _server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, **env: str) -> LiveServer:
+def _server(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, url: str | None = None, **env: str
+) -> LiveServer:
     monkeypatch.setenv("PARLEY_NOTIFY_POLL", "0")  # the test delivers by hand
     for key, value in env.items():
         monkeypatch.setenv(f"PARLEY_{key}", value)
-    return start_live_server(make_settings(f"sqlite:///{tmp_path / 'n.sqlite3'}"))
+    return start_live_server(make_settings(url or f"sqlite:///{tmp_path / 'n.sqlite3'}"))
 
 
 def _notifier(live: LiveServer) -> Notifier:
@@ -105,10 +107,10 @@ Users = Callable[[str], Client]
 
 
 def test_webhook_turn_and_press_each_delivered_once_after_a_retry(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database_url: str
 ) -> None:
     hook = Hook(fail_first=1)
-    live = _server(monkeypatch, tmp_path, WEBHOOK_ALLOW_PRIVATE="1")
+    live = _server(monkeypatch, tmp_path, database_url, WEBHOOK_ALLOW_PRIVATE="1")
     try:
         amy, bob = sign_up(live.url, "amy"), sign_up(live.url, "bob")
         out = amy.call("PUT", "/api/me/notifications", json={"webhook_url": hook.url})
