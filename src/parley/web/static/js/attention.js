@@ -160,7 +160,7 @@ export async function notifyDialog(gameId) {
     const note = h("p", { class: "muted small", id: "notify-note", role: "status" }, current.source === "game" ? "This game has settings of its own." : current.source === "default" ? "Your settings for all games apply here." : "Nothing set yet.");
     const enabled = h("input", { type: "checkbox", id: "notify-enabled", checked: current.source === "none" ? true : current.enabled });
     const email = h("input", { type: "email", id: "notify-email", maxlength: 254, value: current.email || "", placeholder: "you@example.org" });
-    const hook = h("input", { type: "url", id: "notify-webhook", maxlength: 2000, value: current.webhook_url || "", placeholder: "https://discord.com/api/webhooks/… or a Slack webhook" });
+    const hook = h("input", { type: "url", id: "notify-webhook", maxlength: 2000, value: current.webhook_url || "", placeholder: "the address Discord or Slack gives for a webhook" });
     const boxes = Object.entries(EVENT_LABELS).map(([key, label]) => h("label", { class: "check" }, h("input", { type: "checkbox", dataset: { event: key }, checked: (current.events || []).includes(key) }), ` ${label}`));
     const scope = h("select", { id: "notify-scope" }, h("option", { value: "game" }, "for this game"), h("option", { value: "all", selected: current.source === "default" }, "for all my games"));
     const save = async () => {
