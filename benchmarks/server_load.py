@@ -467,7 +467,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
         "cores": os.cpu_count(),
-        "sqlite_synchronous": os.environ.get("PARLEY_SQLITE_SYNCHRONOUS", "FULL"),
+        "sqlite_synchronous": None
+        if args.postgres_url
+        else os.environ.get("PARLEY_SQLITE_SYNCHRONOUS", "FULL"),
     }
 
 
