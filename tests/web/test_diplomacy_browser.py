@@ -62,6 +62,7 @@ def test_diplomacy_game_in_the_browser(people: People, screenshots: Path) -> Non
     expect(alice.locator("#lobby-players")).to_contain_text(names[bob])  # live update
     alice.select_option("#start-fill", "random")
     alice.click("#start-game")
+    alice.click("#confirm-yes")  # it asks before filling empty seats with bots
     for page in (alice, bob, carol):
         expect(page.locator("#map .unit").first).to_be_visible()
         expect(page.locator("#phase")).to_contain_text("Spring 1901")

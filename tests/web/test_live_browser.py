@@ -21,6 +21,7 @@ def two_player_game(alice: Page, bob: Page, game: str = "diplomacy") -> str:
     expect(alice.locator("#lobby-players")).to_contain_text("bob")
     alice.select_option("#start-fill", "random")
     alice.click("#start-game")
+    alice.click("#confirm-yes")  # it asks before filling empty seats with bots
     for page in (alice, bob):
         expect(page.locator("#conn")).to_contain_text("live")
         expect(page.locator("#tab-chat")).to_be_visible()

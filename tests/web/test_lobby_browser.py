@@ -94,6 +94,7 @@ def test_create_list_join_and_start_on_a_map_without_geometry(people: People) ->
     expect(host.locator("#lobby-players")).to_contain_text(guest_name)
     host.select_option("#start-fill", "random")
     host.click("#start-game")
+    host.click("#confirm-yes")  # it asks before filling empty seats with bots
     for page in (host, guest):
         # No drawn geometry for this map: a schematic of the provinces, still clickable.
         expect(page.locator("#map.schematic")).to_be_visible()

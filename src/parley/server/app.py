@@ -25,8 +25,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import parley
 from parley.kernel import ParleyError
 
+from .api import account as account_api
+from .api import drafts as drafts_api
 from .api import games as games_api
 from .api import meta as meta_api
+from .api import notify as notify_api
 from .api import play as play_api
 from .api import users as users_api
 from .auth import Accounts
@@ -34,10 +37,12 @@ from .bus import Bus, LocalBus, RedisBus
 from .db.engine import checkpoint, is_sqlite, make_engine
 from .db.migrate import upgrade
 from .deadlines import Scheduler
+from .drafts import ReadyAutomation
 from .errors import ServerError, failure_body, status_and_body
 from .hub import Hub
 from .live import Notice, Tables
 from .lobby import Lobby
+from .notify import Notices, Notifier, NotifySettings
 from .play import Play
 from .ratelimit import Limiter, MemoryLimiter, RedisLimiter
 from .runner import Runner
@@ -93,6 +98,7 @@ def build_services(settings: Settings) -> Services:
         past_capacity=settings.cache_past,
     )
     tables.automation = Automation(BotPool(), settings.automation_batch)
+    tables.automation = ReadyAutomation(tables.automation)  # saved orders, once all ready
     limiter: Limiter = MemoryLimiter()
     if settings.redis_url:
         from redis.asyncio import Redis
@@ -119,6 +125,14 @@ def build_services(settings: Settings) -> Services:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     services = build_services(settings)
+    notifier = Notifier(
+        services.tables.db,
+        services.tables,
+        settings.clock,
+        services.process_id,
+        NotifySettings.from_env(),
+    )
+    services.tables.automation = Notices(services.tables.automation or _idle, notifier.settings)
 
     def deliver(notice: Notice) -> None:
         services.tables.mark_stale(notice.game_id, notice.version)
@@ -130,12 +144,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.scheduler_poll_seconds:
             services.scheduler.start(settings.scheduler_poll_seconds)
         upkeep = asyncio.create_task(_checkpoints(services.tables.db.engine))
+        notifier.start()  # e-mail and webhooks, off the games' path
         try:
             yield
         finally:
             upkeep.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await upkeep
+            await notifier.stop()
             await services.scheduler.stop()
             await services.hub.close()
             await services.bus.stop()
@@ -148,14 +164,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.services = services
+    app.state.notifier = notifier
     for router in (meta_api.router, users_api.router, games_api.router, play_api.router):
         app.include_router(router)
     app.include_router(ws_router)
+    app.include_router(drafts_api.router)
+    app.include_router(account_api.router)
+    app.include_router(notify_api.router)
     _add_error_handlers(app)
     _add_static(app, settings.static_dir or PACKAGED_STATIC)
     app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
     redact_tokens_in_logs()
     return app
+
+
+def _idle(txn: Any) -> None:
+    return None
 
 
 async def _checkpoints(engine: Engine, every_seconds: float = 2.0) -> None:

@@ -108,6 +108,12 @@ class Accounts:
             store.insert_token(s, token_hash(token), found[0].id, self.clock.now())
         return found[0], token
 
+    def forget_user(self, user_id: int) -> None:
+        """Drop remembered tokens of a user whose account just changed (a new password)."""
+        with self._lock:
+            for key in [k for k, (u, _) in self._known.items() if u.id == user_id]:
+                del self._known[key]
+
     def logout(self, token: str) -> None:
         hashed = token_hash(token)
         with self._lock:

@@ -339,3 +339,38 @@ class OkOut(BaseModel):
 
 def dump(model: BaseModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
+
+
+# --- saved orders -----------------------------------------------------------------------
+
+
+class DraftIn(Strict):
+    parts: Annotated[dict[str, str | None], Field(max_length=500)] = Field(
+        default_factory=dict,
+        description="part key (a child of the options tree's `each` node, or its root) → the "
+        "part in notation; null clears it",
+    )
+    ready: bool | None = Field(default=None, description="say you are done (or not yet)")
+    state_id: Annotated[int, Field(ge=0)] | None = Field(
+        default=None, description="refuse the draft if the game has moved past this state"
+    )
+
+
+class DraftPartOut(BaseModel):
+    slot: str
+    label: str
+    action: str | None
+
+
+class DraftOut(BaseModel):
+    game_id: str
+    seat: int
+    state_id: int
+    owes: bool = Field(description="whether the seat owes a decision in this step")
+    parts: list[DraftPartOut]
+    ready: bool
+
+
+class DraftArchiveOut(BaseModel):
+    game_id: str
+    drafts: list[dict[str, Any]]

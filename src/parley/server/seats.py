@@ -13,6 +13,7 @@ from typing import Any
 from parley.agents import bots
 from parley.kernel import ParleyError, Rng, Rules
 
+from .drafts import submit_saved
 from .live import Txn
 from .vocab import Controller, EventKind, GameStatus, MemberRecord
 
@@ -136,9 +137,15 @@ def fire_deadline(txn: Txn, state_id: int, owner: str) -> list[int]:
             break
         if seat not in match.turn().owing:
             continue  # resolved by an earlier default of this same deadline
+        member = txn.live.at_seat(seat)
+        if (
+            member is not None
+            and member.controller is Controller.HUMAN
+            and submit_saved(txn, seat, member, actor="deadline:saved")
+        ):
+            continue  # the seat's saved orders count, ready or not
         txn.act_default(seat, actor="deadline")
         defaulted.append(seat)
-        member = txn.live.at_seat(seat)
         if member is not None and member.controller is Controller.HUMAN:
             note_missed(txn, member)
     txn.restart_clock = True

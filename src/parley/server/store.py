@@ -133,7 +133,12 @@ def insert_user(s: Session, username: str, password_hash: str | None, now: float
     try:
         s.flush()  # the unique key on the lower-cased name decides between racing sign-ups
     except IntegrityError:
-        raise UsernameTaken(f"the username {username!r} is taken; choose another") from None
+        raise UsernameTaken(
+            f"the username {username!r} is taken. If it is yours, sign in with its password "
+            "or a recovery code; a name used without either can only be reclaimed from the "
+            "browser that first used it (where you can give it a password or a recovery "
+            "code). Otherwise choose another name"
+        ) from None
     return _user(row)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
 
 import parley
@@ -38,8 +40,19 @@ async def health(svc: ServicesDep) -> HealthOut:
 async def game_types() -> CatalogOut:
     """Every game this server runs, with its seats and options, and the bots it offers."""
     return CatalogOut(
-        games=[GameTypeOut.model_validate(r.spec.to_json()) for r in games.all_rules()],
+        games=[GameTypeOut.model_validate(_game_type(r)) for r in games.all_rules()],
         bots=bots.bot_names(),
         press_modes=list(PressMode),
         default_period_seconds=900,
     )
+
+
+def _game_type(rules: Any) -> dict[str, Any]:
+    """The game's spec, the bots that can play it, and the one offered first.
+
+    The first offer is the game's heuristic player when it has one (it plays to win);
+    `random` otherwise, never `default` (which only holds).
+    """
+    offered = bots.bot_names(rules)
+    first = "heuristic" if "heuristic" in offered else "random"
+    return {**rules.spec.to_json(), "bots": offered, "default_bot": first}

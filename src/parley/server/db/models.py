@@ -33,6 +33,7 @@ class User(Base):
     username_key: Mapped[str] = mapped_column(String(32))  # lower-cased: one owner per name
     password_hash: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[float] = mapped_column(Double)
+    recovery_hash: Mapped[str | None] = mapped_column(String(64))  # SHA-256 of a one-time code
 
 
 class Token(Base):
@@ -203,3 +204,86 @@ class AgentNote(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     at: Mapped[float] = mapped_column(Double)
     text: Mapped[str] = mapped_column(Text)
+
+
+# --- saved orders (`parley.server.drafts`) ------------------------------------------------
+
+
+class Draft(Base):
+    """One saved part of a seat's decision for one step, by the player who holds the seat.
+
+    Keyed by the player too, so a newcomer who takes the seat over never sees (nor submits)
+    what the previous holder saved.
+    """
+
+    __tablename__ = "drafts"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    state_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    slot: Mapped[str] = mapped_column(String(100), primary_key=True)
+    action: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class ReadyFlag(Base):
+    """A seat's player says they are done with the step (present: ready)."""
+
+    __tablename__ = "ready_flags"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    state_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+# --- notifications outside the browser (`parley.server.notify`) ---------------------------
+
+
+class NotifyPref(Base):
+    """Where and about what a player is told: for every game (`game_id` "") or for one."""
+
+    __tablename__ = "notify_prefs"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    enabled: Mapped[bool] = mapped_column(Boolean)
+    email: Mapped[str | None] = mapped_column(String(254))
+    webhook_url: Mapped[str | None] = mapped_column(String(2000))
+    events: Mapped[list[str]] = mapped_column(JSON)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class Outbox(Base):
+    """One message to deliver: written with the change that caused it, sent in background."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        UniqueConstraint("event_key", "channel", name="uq_outbox_event_channel"),
+        Index("ix_outbox_status_next", "status", "next_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    event_key: Mapped[str] = mapped_column(String(200))  # one event for one user
+    channel: Mapped[str] = mapped_column(String(16))  # email | webhook
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str] = mapped_column(String(2000))
+    subject: Mapped[str] = mapped_column(String(300))
+    body: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))  # pending | sent | failed
+    attempts: Mapped[int] = mapped_column(Integer)
+    next_at: Mapped[float] = mapped_column(Double)
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    claim_until: Mapped[float | None] = mapped_column(Double)
+    last_error: Mapped[str | None] = mapped_column(String(500))
+    created_at: Mapped[float] = mapped_column(Double)
+    sent_at: Mapped[float | None] = mapped_column(Double)

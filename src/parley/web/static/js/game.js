@@ -3,6 +3,7 @@
 // the countdown, draw votes, leaving and the game-over screen.
 
 import { api, ApiError, session } from "./api.js";
+import { Attention, notifyDialog } from "./attention.js";
 import { ChatPanel } from "./chat.js";
 import { byId, dialog, fill, formatDuration, formatPeriod, h, plural, s, toast } from "./dom.js";
 import { gameModule } from "./games.js";
@@ -26,6 +27,7 @@ export class GameView {
     this.renderer = null;
     this.tab = null;
     this.overDismissed = false;
+    this.attention = new Attention(this);  // the tab title, deadline warning, notifications
   }
 
   // --- lifecycle ---------------------------------------------------------------------
@@ -35,7 +37,10 @@ export class GameView {
     this.root = h("div", { class: "game-page" }, h("p", { class: "muted pad" }, "Loading the game…"));
     app.append(this.root);
     this.load();
-    this.tick = setInterval(() => this.showClock(), 1000);
+    this.tick = setInterval(() => {
+      this.showClock();
+      this.attention.update();
+    }, 1000);
     this.onVisible = () => {
       if (document.visibilityState === "visible" && this.live) this.live.retryNow();
     };
@@ -44,6 +49,7 @@ export class GameView {
 
   unmount() {
     clearInterval(this.tick);
+    this.attention.stop();
     if (this.closeMenu) document.removeEventListener("click", this.closeMenu);
     document.removeEventListener("visibilitychange", this.onVisible);
     if (this.live) this.live.stop();
@@ -157,6 +163,7 @@ export class GameView {
         }
         for (const entry of msg.revealed || []) this.entries.set(entry.seq, entry);
         this.announce(fresh);
+        this.attention.entries(fresh);
         this.refresh("entries");
         break;
       }
@@ -257,6 +264,18 @@ export class GameView {
     }
   }
 
+  /** Save parts of the seat's decision (and its ready flag); errors are shown and rethrown. */
+  async saveDraft(body) {
+    const req = { ...body };
+    if (this.state && req.state_id === undefined) req.state_id = this.state.state_id;
+    try {
+      return await api.saveDraft(this.gameId, req);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === "stale")) toast(`Your orders were not saved: ${errorText(err)}`, "error");
+      throw err;
+    }
+  }
+
   context() {
     const view = this;
     return {
@@ -276,6 +295,9 @@ export class GameView {
       mySeat: () => this.mySeat(),
       seatLabel: (seat) => this.seatLabel(seat),
       act: (body) => this.act(body),
+      // Saved orders: the seat's parts go to the server as they are entered (see drafts.js).
+      loadDraft: () => api.draft(this.gameId),
+      saveDraft: (body) => this.saveDraft(body),
       showTab: (key) => this.showTab(key),
       unreadChanged: () => this.showUnread(),
       seatColour: (seat) => (this.renderer && this.renderer.seatColour ? this.renderer.seatColour(seat) : "#888"),
@@ -414,6 +436,7 @@ export class GameView {
       this.root,
       h("div", { class: "offline-banner", hidden: true, role: "alert" }, "Connection lost. Your orders and messages are kept; the page reconnects by itself and catches up."),
       this.banners,
+      this.attention.element(),
       h("div", { class: "game-layout" }, this.boardEl, h("aside", { class: "side" }, this.tabBar, this.tabBody)),
       this.overEl,
     );
@@ -445,6 +468,7 @@ export class GameView {
     this.showLog();
     this.showOver();
     this.showUnread();
+    this.attention.update();
   }
 
   showUnread() {
@@ -494,6 +518,9 @@ export class GameView {
       items.push(item("menu-leave", this.you && this.you.host ? "Leave (closes the game)" : "Leave the game", () => this.leave()));
       if (this.you && this.you.host) items.push(item("menu-close", "Close the game for everyone", () => this.closeGame(), "danger"));
     }
+    if (mySeat !== null) items.push(item("menu-notices", "Notices by e-mail or webhook…", () => notifyDialog(this.gameId)));
+    const ask = this.attention.menuItem(() => (this.header.menu.open = false));
+    if (ask) items.push(ask);
     items.push(h("a", { href: "#/manual" }, "Manual"), h("a", { href: "#/" }, "Lobby"));
     return items;
   }
@@ -582,7 +609,7 @@ export class GameView {
         "tr",
         { class: seat.seat === this.mySeat() ? "me" : "" },
         h("td", {}, h("span", { class: "swatch", style: { background: colour(seat.seat) } }), seat.name),
-        h("td", {}, seat.player || "—", seat.bot ? h("span", { class: "badge" }, "bot") : null),
+        h("td", {}, seat.player || "—", seat.bot ? h("span", { class: "badge badge-bot" }, `bot: ${seat.bot}`) : null),
         h("td", {}, seat.controller === "human" ? (seat.user ? "playing" : "open seat") : seat.controller === "bot" ? "bot" : "civil disorder", seat.missed ? ` · missed ${seat.missed}` : ""),
         h("td", {}, owing.has(seat.seat) ? "to act" : ""),
         this.you && this.you.host && g.status === "active" && seat.controller !== "bot" && !(seat.controller === "human" && seat.user)
@@ -663,8 +690,21 @@ export class GameView {
     } catch {
       catalog = { bots: ["random"] };
     }
-    const bots = catalog.bots;
-    const fillWith = h("select", { id: "start-fill" }, h("option", { value: "" }, "leave empty seats empty"), bots.map((b) => h("option", { value: b, selected: b === "random" }, `fill empty seats with “${b}” bots`)));
+    // The bots that can play this game, its strongest first offer (the heuristic) preselected.
+    const kind = (catalog.games || []).find((t) => t.name === g.game) || {};
+    const bots = kind.bots || catalog.bots;
+    const firstBot = kind.default_bot || (bots.includes("heuristic") ? "heuristic" : "random");
+    const fillWith = h("select", { id: "start-fill", "aria-label": "bots for empty seats" }, bots.map((b) => h("option", { value: b, selected: b === firstBot }, `empty seats: “${b}” bots`)));
+    const startGame = async () => {
+      const empty = g.seat_count - g.players.length;
+      if (empty <= 0) return api.start(this.gameId);
+      const yes = await confirmDialog(
+        "Fill the empty seats with bots?",
+        `${plural(empty, "seat")} ${empty === 1 ? "is" : "are"} still empty. Starting now gives ${empty === 1 ? "it" : "them"} to “${fillWith.value}” bots for the whole game (a seat can be opened to a newcomer later).`,
+        `Start with ${plural(empty, "bot")}`,
+      );
+      return yes ? api.start(this.gameId, fillWith.value) : null;
+    };
     const run = (fn) => async () => {
       message.textContent = "";
       try {
@@ -708,7 +748,7 @@ export class GameView {
           h(
             "ul",
             { class: "lobby-players", id: "lobby-players" },
-            g.players.map((p) => h("li", {}, p.player, p.player === g.host ? h("span", { class: "badge" }, "host") : null, p.bot ? h("span", { class: "badge" }, "bot") : null)),
+            g.players.map((p) => h("li", {}, p.player, p.player === g.host ? h("span", { class: "badge" }, "host") : null, p.bot ? h("span", { class: "badge badge-bot" }, `bot: ${p.bot}`) : null)),
             Array.from({ length: free }, () => h("li", { class: "muted" }, "open seat")),
           ),
           h("p", { class: "muted small" }, `${plural(g.spectators, "spectator")}. Seats (powers, colours) are drawn at random when the host starts the game.`),
@@ -717,7 +757,7 @@ export class GameView {
                 "div",
                 { class: "host-controls" },
                 free > 0 ? h("div", { class: "row" }, h("button", { type: "button", id: "add-bot", onClick: run(() => api.addBots(this.gameId, botKind.value, 1)) }, "Add a bot"), botKind) : null,
-                h("div", { class: "row" }, h("button", { type: "button", class: "primary", id: "start-game", onClick: run(() => api.start(this.gameId, fillWith.value || undefined)) }, "Start the game"), free > 0 ? fillWith : null),
+                h("div", { class: "row" }, h("button", { type: "button", class: "primary", id: "start-game", onClick: run(startGame) }, "Start the game"), free > 0 ? fillWith : null),
                 h("div", { class: "row" }, h("button", { type: "button", class: "danger", id: "close-game", onClick: () => this.closeGame() }, "Close the game")),
               )
             : h("p", { class: "muted" }, `Waiting for ${g.host || "the host"} to start the game.`),

@@ -2,6 +2,7 @@
 // options tree as buttons (one choice per group when the tree asks for one under each).
 
 import { fill, h } from "./dom.js";
+import { SavedOrders } from "./drafts.js";
 import { groups, leaves } from "./options.js";
 
 const PALETTE = ["#c8423b", "#3b4fb5", "#3f9b45", "#e0b52b", "#8e5bb6", "#d2742c", "#2a9d8f", "#676a6e"];
@@ -22,6 +23,38 @@ export class GenericBoard {
   constructor(ctx) {
     this.ctx = ctx;
     this.choice = new Map();
+    this.saved = new SavedOrders(ctx, () => this.update());
+  }
+
+  /** Simultaneous steps (and composite decisions) are saved as entered, then marked ready. */
+  savesDrafts(state, tree) {
+    return this.saved.enabled && Boolean(tree.each || (state.observation.turn && state.observation.turn.simultaneous));
+  }
+
+  readyRow() {
+    const saved = this.saved;
+    const count = saved.server.size;
+    let note = "Nothing saved yet: your choices are saved as you make them.";
+    if (saved.error) note = `Not saved: ${saved.error}`;
+    else if (saved.ready) note = "✓ Ready: submitted once every seat is ready; you may still change your choice.";
+    else if (count) note = "Saved: it counts at the deadline even if you do not say you are ready.";
+    return h(
+      "div",
+      { class: "row" },
+      h("p", { class: ["submitted", saved.ready ? "ok" : "pending"], id: "order-status" }, note),
+      h("button", { type: "button", class: "primary", id: "ready-toggle", "aria-pressed": String(saved.ready), onClick: () => saved.save(() => this.choice, !saved.ready) }, saved.ready ? "✓ Ready (click: not yet)" : "Ready"),
+    );
+  }
+
+  loadSaved(state) {
+    if (this.savedFor === state.state_id) return;
+    this.savedFor = state.state_id;
+    this.choice = new Map();
+    this.saved.load(state.state_id).then((server) => {
+      if (server === null || this.savedFor !== state.state_id) return;
+      this.choice = new Map(server);
+      this.update();
+    });
   }
 
   tabs() {
@@ -52,15 +85,37 @@ export class GenericBoard {
       return;
     }
     const gs = groups(tree);
+    const drafts = this.savesDrafts(state, tree);
+    if (drafts) this.loadSaved(state);
+    const choose = (key, action) => {
+      if (action) this.choice.set(key, action);
+      else this.choice.delete(key);
+      if (drafts) this.saved.save(() => this.choice);
+    };
     if (tree.each) {
       const selects = gs.map((g) =>
-        h("label", { class: "field" }, g.label, h("select", { dataset: { group: g.key }, onChange: (e) => this.choice.set(g.key, e.target.value) }, h("option", { value: "" }, "—"), leaves(g.node).map((l) => h("option", { value: l.action }, l.label)))),
+        h("label", { class: "field" }, g.label, h("select", { dataset: { group: g.key }, onChange: (e) => choose(g.key, e.target.value) }, h("option", { value: "" }, "—"), leaves(g.node).map((l) => h("option", { value: l.action, selected: this.choice.get(g.key) === l.action }, l.label)))),
       );
+      if (drafts) {
+        fill(this.options, h("h3", {}, tree.label), selects, this.readyRow());
+        return;
+      }
       fill(
         this.options,
         h("h3", {}, tree.label),
         selects,
         h("button", { type: "button", class: "primary", onClick: () => this.ctx.act({ parts: [...this.choice.values()].filter(Boolean) }).catch(() => {}) }, "Submit"),
+      );
+      return;
+    }
+    if (drafts) {
+      // One choice for the whole decision: kept under the tree's own key until ready.
+      const chosen = this.choice.get(tree.key);
+      fill(
+        this.options,
+        h("h3", {}, tree.label),
+        gs.map((g) => h("div", { class: "option-group" }, leaves(g.node).map((l) => h("button", { type: "button", class: ["option", chosen === l.action && "chosen"], "aria-pressed": String(chosen === l.action), onClick: () => { choose(tree.key, l.action); this.update(); } }, l.label)))),
+        this.readyRow(),
       );
       return;
     }

@@ -48,6 +48,7 @@ export function signInForm(done) {
     placeholder: "e.g. bismarck",
   });
   const password = h("input", { id: "signin-password", name: "password", type: "password", autocomplete: "current-password", maxlength: 256 });
+  const code = h("input", { id: "signin-code", name: "recovery-code", autocomplete: "off", spellcheck: "false", maxlength: 64, placeholder: "e.g. ABCD-EFGH-…" });
   const submit = h("button", { class: "primary", type: "submit", id: "signin-submit" }, "Sign in");
   const form = h(
     "form",
@@ -69,7 +70,9 @@ export function signInForm(done) {
         submit.disabled = true;
         try {
           let out;
-          try {
+          const recovery = code.value.trim();
+          if (recovery) out = await api.recover(username, recovery);  // a name kept with a code
+          else try {
             out = await api.signUp(username, pw || undefined);
           } catch (err) {
             if (!(err instanceof ApiError) || err.code !== "username_taken" || !pw) throw err;
@@ -79,7 +82,10 @@ export function signInForm(done) {
           done(out.user);
         } catch (err) {
           if (err instanceof ApiError && err.code === "username_taken") {
-            message.textContent = `The username “${username}” is already taken. Please choose a different one.`;
+            message.textContent = `The username “${username}” is already taken. If it is yours, enter its password or a recovery code below (made with “Keep this name” in the browser where you first used it). Otherwise choose a different one.`;
+            password.closest("details").open = true;
+          } else if (err instanceof ApiError && err.status === 401 && code.value.trim()) {
+            message.textContent = `That recovery code does not open “${username}” (a code works once; make a new one from a browser where you are signed in).`;
           } else if (err instanceof ApiError && err.status === 401) {
             message.textContent = `The username “${username}” is taken and the password does not match it.`;
           } else {
@@ -102,6 +108,8 @@ export function signInForm(done) {
       h("p", { class: "muted small" }, "Protect your name with a password so you can sign in again from another browser. Returning players enter theirs here."),
       h("label", { for: "signin-password" }, "Password"),
       password,
+      h("label", { for: "signin-code" }, "…or a recovery code"),
+      code,
     ),
     message,
     h("div", { class: "row" }, submit, h("a", { href: "#/manual" }, "Read the manual")),

@@ -4,6 +4,7 @@
 //
 // Nothing here decides what is legal: a click can only pick a leaf the server offered.
 
+import { SavedOrders } from "../drafts.js";
 import { api } from "../api.js";
 import { fill, h, s, titleCase, toast } from "../dom.js";
 import { groups, leaves, normalise } from "../options.js";
@@ -43,6 +44,7 @@ export class DiplomacyBoard {
     this.geometryFor = null;
     this.draft = new Map();
     this.draftPhase = null;
+    this.saved = new SavedOrders(ctx, () => this.drawOrdersTab());
     this.selected = null;
     this.mode = "move";
     this.clicks = [];
@@ -430,6 +432,7 @@ export class DiplomacyBoard {
       }
       if (saved) for (const [k, v] of saved) this.draft.set(k, v);
       else this.loadSubmitted();
+      if (this.tree()) this.loadSaved(state.state_id, phase);
     }
     this.submittedText = this.submittedOrders();
     // Drop drafted orders the server no longer offers (e.g. the phase moved on).
@@ -447,6 +450,37 @@ export class DiplomacyBoard {
     } catch {
       // the draft then lives in this page only
     }
+    if (this.saved.enabled) this.saved.save(() => this.draftParts());
+  }
+
+  draftParts() {
+    return new Map([...this.draft].filter(([, v]) => !v.typed).map(([k, v]) => [k, v.action]));
+  }
+
+  /** The server's saved orders for a new phase win over this browser's; else send ours. */
+  async loadSaved(stateId, phase) {
+    const server = await this.saved.load(stateId);
+    if (server === null || this.draftPhase !== phase) return;
+    if (server.size) {
+      this.draft = new Map([...server].map(([k, action]) => [k, { action }]));
+      try {
+        localStorage.setItem(this.draftKey, JSON.stringify([...this.draft]));
+      } catch {
+        // kept in this page only
+      }
+    } else if (this.draft.size) {
+      this.saved.save(() => this.draftParts());
+    }
+    this.refreshOrders();
+  }
+
+  /** Say the orders are done (or not yet); the phase resolves once every power is ready. */
+  async toggleReady() {
+    this.submitting = true;
+    this.drawOrdersTab();
+    await this.saved.save(() => this.draftParts(), !this.saved.ready);
+    this.submitting = false;
+    this.drawOrdersTab();
   }
 
   /** My submitted orders for this phase, read from the observation's `my_orders`. */
@@ -1190,7 +1224,8 @@ export class DiplomacyBoard {
     });
     const count = this.draft.size;
     let status;
-    if (this.submittedText && this.draftMatchesSubmitted()) status = h("p", { class: "submitted ok", id: "order-status" }, "✓ Submitted. You may still change them until every power has submitted.");
+    if (this.saved.enabled && !this.submittedText) status = this.savedStatus();
+    else if (this.submittedText && this.draftMatchesSubmitted()) status = h("p", { class: "submitted ok", id: "order-status" }, "✓ Submitted. You may still change them until every power has submitted.");
     else if (this.submittedText) status = h("p", { class: "submitted changed", id: "order-status" }, "You changed your orders since you submitted: submit again.");
     else status = h("p", { class: "submitted pending", id: "order-status" }, "Not submitted yet.");
     const owedCount = this.isAdjustment() ? gs.length : gs.length;
@@ -1205,10 +1240,21 @@ export class DiplomacyBoard {
       h(
         "div",
         { class: "row" },
-        h("button", { type: "button", class: "primary", id: "submit-orders", disabled: Boolean(this.submitting), onClick: () => this.submit() }, this.submittedText ? "Submit again" : "Submit orders"),
+        this.saved.enabled && !this.submittedText
+          ? h("button", { type: "button", class: ["primary", this.saved.ready && "is-ready"], id: "submit-orders", "aria-pressed": String(this.saved.ready), disabled: Boolean(this.submitting), onClick: () => this.toggleReady() }, this.saved.ready ? "✓ Ready (click: not yet)" : "Ready")
+          : h("button", { type: "button", class: "primary", id: "submit-orders", disabled: Boolean(this.submitting), onClick: () => this.submit() }, this.submittedText ? "Submit again" : "Submit orders"),
         h("button", { type: "button", id: "clear-orders", disabled: !count, onClick: () => { this.draft.clear(); this.saveDraft(); this.refreshOrders(); } }, "Clear"),
       ),
     );
+  }
+
+  savedStatus() {
+    const saved = this.saved;
+    if (saved.error) return h("p", { class: "submitted changed", id: "order-status", role: "alert" }, `Not saved: ${saved.error}`);
+    const stored = saved.server.size;
+    if (saved.ready) return h("p", { class: "submitted ok", id: "order-status" }, `✓ Ready. Submitted for adjudication once every power is ready; until then you may still change your orders (${stored} saved).`);
+    if (stored) return h("p", { class: "submitted pending", id: "order-status" }, `${stored} order${stored === 1 ? "" : "s"} saved: they count at the deadline even if you do not say you are ready.`);
+    return h("p", { class: "submitted pending", id: "order-status" }, "Nothing saved yet: orders are saved as you enter them. Say you are ready when you are done.");
   }
 
   submittedList() {

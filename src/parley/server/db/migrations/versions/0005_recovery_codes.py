@@ -1,0 +1,28 @@
+"""Recovery codes: a one-time code that reclaims a name from another browser.
+
+Revision ID: 0005
+Revises: 0004
+Create Date: 2026-11-24
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0005"
+down_revision: str | None = "0004"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("users") as batch:
+        batch.add_column(sa.Column("recovery_hash", sa.String(64), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("users") as batch:
+        batch.drop_column("recovery_hash")
