@@ -114,6 +114,9 @@ def start_server(port: int, database: Path, log: Path) -> subprocess.Popen[bytes
         "PARLEY_DATABASE_URL": f"sqlite:///{database}",
         "PARLEY_RATE": "100000",
         "PARLEY_SIGNUP_RATE": "100000",
+        "PARLEY_READ_RATE_PER_SECOND": "100000",
+        "PARLEY_WS_OPEN_RATE_PER_SECOND": "100000",
+        "PARLEY_WS_OPEN_BURST": "100000",
         "PARLEY_SCHEDULER_POLL": "1",
     }
     command = [
@@ -356,11 +359,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 async def open_one(game: Game, seat: Seat) -> None:
                     async with sem:
                         ws = await connect(
-                            f"ws://127.0.0.1:{port}/ws/games/{game.id}?token={seat.token}",
+                            f"ws://127.0.0.1:{port}/ws/games/{game.id}",
                             max_queue=None,
                             open_timeout=30,
                             compression=None,
                         )
+                        await ws.send(json.dumps({"type": "auth", "token": seat.token}))
                     sockets.append(ws)
                     seat.ws = ws
                     listeners.append(asyncio.create_task(listen(ws, game, seat, stats)))

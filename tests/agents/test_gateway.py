@@ -284,7 +284,8 @@ def test_the_websocket_pushes_decisions_and_takes_answers(server: Server) -> Non
     gid = server.game_with_bot(host, agent, options={"start": 6})
     results: list[dict[str, Any]] = []
     answered: list[str] = []
-    with server.client.websocket_connect(f"/ws/agents/games/{gid}?token={agent}") as ws:
+    with server.client.websocket_connect(f"/ws/agents/games/{gid}") as ws:
+        ws.send_json({"type": "auth", "token": agent})
         ws.send_json({"type": "ping", "id": "p"})
         while True:  # pushed decisions and replies to answers may come in any order
             message = ws.receive_json()
@@ -312,7 +313,8 @@ def test_the_websocket_pushes_decisions_and_takes_answers(server: Server) -> Non
             results.append(ws.receive_json())
     assert answered and [r["id"] for r in results] == list(range(1, len(answered) + 1))
     assert {r["status"] for r in results} == {"accepted"}
-    with server.client.websocket_connect(f"/ws/agents/games/{gid}?token=nope") as ws:
+    with server.client.websocket_connect(f"/ws/agents/games/{gid}") as ws:
+        ws.send_json({"type": "auth", "token": "nope"})
         assert ws.receive_json()["error"] == "unauthorized"
 
 

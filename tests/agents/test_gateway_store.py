@@ -196,7 +196,7 @@ def test_agents_decisions_and_reasoning_survive_a_restart(tmp_path: Path) -> Non
         _call(client, "POST", f"/api/games/{gid}/bots", host, json={"bot": "random", "count": 1})
         _call(client, "POST", f"/api/games/{gid}/start", host)
         offered = _call(client, "GET", f"/api/agents/games/{gid}/decision", agent)["decision"]
-        wrong = {"decision": offered["decision"], "action": "banana", "reasoning": SECRET}
+        wrong = {"decision": offered["decision"], "action": "banana", "reasoning": "dropped"}
         refused = _call(client, "POST", f"/api/agents/games/{gid}/decision", agent, 422, json=wrong)
         assert refused["attempts_left"] == 2
     clock.advance(5.0)
@@ -215,6 +215,15 @@ def test_agents_decisions_and_reasoning_survive_a_restart(tmp_path: Path) -> Non
         assert again["attempts_left"] == 2
         assert again["deadline"] == pytest.approx(offered["deadline"])
         assert again["remaining_seconds"] == pytest.approx(15.0)
+        notes = _call(client, "GET", f"/api/agents/games/{gid}/reasoning", agent)["notes"]
+        assert notes == []  # the reasoning of a refused answer is not kept
+        right = {"decision": offered["decision"], "options": ["0"], "reasoning": SECRET}
+        accepted = _call(client, "POST", f"/api/agents/games/{gid}/decision", agent, json=right)
+        assert accepted["status"] == "accepted"
+
+    third = create_app(settings)
+    install(third, config, tick_seconds=None)
+    with TestClient(third) as client:
         notes = _call(client, "GET", f"/api/agents/games/{gid}/reasoning", agent)["notes"]
         assert [n["text"] for n in notes] == [SECRET]
         _call(client, "GET", f"/api/agents/games/{gid}/research", host, 403)  # not over yet

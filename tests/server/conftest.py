@@ -18,6 +18,7 @@ import httpx
 import pytest
 import uvicorn
 from tests.kernel.toygames import Countdown, SealedBids
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from parley import games
@@ -172,11 +173,22 @@ class LiveServer:
         self.thread.join(timeout=WAIT)
 
 
-def start_live_server(settings: Settings) -> LiveServer:
+def start_live_server(settings: Settings, *, gateway: bool = False) -> LiveServer:
+    """A live server; with `gateway`, carrying the agent gateway as `parley serve` does."""
     app = create_app(settings)
+    if gateway:
+        from parley.agents.gateway import install
+
+        install(app, tick_seconds=None)
     port = free_port()
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio", lifespan="on"
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        lifespan="on",
+        proxy_headers=False,  # as `parley serve` runs it: the app decides whom to believe
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -193,7 +205,13 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "database_url": database_url,
         "clock": ManualClock(),
         "scheduler_poll_seconds": None,
-        "limits": Limits(rate_per_second=1000.0, rate_burst=1000.0, signup_burst=1000.0),
+        "limits": Limits(
+            rate_per_second=1000.0,
+            rate_burst=1000.0,
+            signup_burst=1000.0,
+            read_rate_per_second=1000.0,
+            read_burst=1000.0,
+        ),
     }
     values.update(overrides)
     return Settings(**values)
@@ -259,11 +277,13 @@ class Client:
         return self.call("POST", path, expect, json=body, **kw)
 
     def ws(self, game_id: str, since: int = 0, **params: Any) -> Socket:
-        query = "&".join(
-            f"{k}={v}" for k, v in {"token": self.token, "since": since, **params}.items()
-        )
+        """A live connection to the game; the token goes in the first message."""
+        query = "&".join(f"{k}={v}" for k, v in {"since": since, **params}.items())
         url = self.base.replace("http://", "ws://") + f"/ws/games/{game_id}?{query}"
-        return Socket(connect(url, open_timeout=WAIT, max_queue=None, legacy=True))
+        socket = Socket(connect(url, open_timeout=WAIT, max_queue=None, legacy=True))
+        with contextlib.suppress(ConnectionClosed):  # refused at once (a full server)
+            socket.send({"type": "auth", "token": self.token})
+        return socket
 
     def close(self) -> None:
         self.http.close()

@@ -171,6 +171,8 @@ def test_leaving_puts_the_seat_in_disorder_and_a_newcomer_takes_it(
     assert (seat["controller"], seat["user"]) == ("disorder", None)
     assert owed_seat(amy, gid) == seats["amy"]  # bob's turns pass by default at once
     bob.post(f"/api/games/{gid}/actions", {"action": "take 1"}, expect=403)
+    cal.post(f"/api/games/{gid}/join", {"role": "player"}, expect=409)  # not open yet
+    amy.post(f"/api/games/{gid}/seats/{seats['bob']}/open", {"open": True})
     joined = cal.post(f"/api/games/{gid}/join", {"role": "player"})
     seat = next(s for s in joined["seats"] if s["seat"] == seats["bob"])
     assert (seat["controller"], seat["user"]) == ("human", "cal")

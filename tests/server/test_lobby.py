@@ -181,7 +181,7 @@ def test_private_games_need_the_invite_code(live: LiveServer, users: Users) -> N
     assert code
     assert gid not in [g["id"] for g in stranger.get("/api/games")["games"]]
     assert stranger.get(f"/api/games/{gid}", expect=404)["error"] == "not_found"
-    stranger.post(f"/api/games/{gid}/join", {"invite_code": "guess"}, expect=403)
+    stranger.post(f"/api/games/{gid}/join", {"invite_code": "guess"}, expect=404)
     joined = friend.post(f"/api/games/{gid}/join", {"invite_code": code})
     assert joined["invite_code"] is None  # only the host is shown the code
     assert gid in [g["id"] for g in friend.get("/api/games")["games"]]

@@ -176,7 +176,7 @@ def test_bad_input_of_every_kind_is_a_clear_4xx(live: LiveServer, users: Users) 
     before = amy.get(f"/api/games/{gid}/state")
     raw = httpx.Client(base_url=live.url, headers=amy.headers)
     cases: list[tuple[str, str, Any, int]] = [
-        ("POST", f"/api/games/{gid}/actions", b"{not json", 422),
+        ("POST", f"/api/games/{gid}/actions", b"{not json", 400),
         ("POST", f"/api/games/{gid}/actions", b"[1, 2]", 422),
         ("POST", f"/api/games/{gid}/actions", b'{"action": "take 1", "state_id": -1}', 422),
         ("POST", f"/api/games/{gid}/actions", b'{"action": "take 1", "state_id": 1e400}', 422),

@@ -133,7 +133,7 @@ def test_private_games_refuse_strangers_and_unknown_games_404(
     host, stranger = users("host"), users("stranger")
     gid = host.post("/api/games", {"game": "countdown", "private": True}, expect=201)["id"]
     ws = stranger.ws(gid)
-    assert ws.recv()["error"] == "forbidden"
+    assert ws.recv()["error"] == "not_found"
     ws = stranger.ws("nosuchgame")
     assert ws.recv()["error"] == "not_found"
 

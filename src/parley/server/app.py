@@ -34,7 +34,7 @@ from .bus import Bus, LocalBus, RedisBus
 from .db.engine import checkpoint, is_sqlite, make_engine
 from .db.migrate import upgrade
 from .deadlines import Scheduler
-from .errors import ServerError, status_and_body
+from .errors import ServerError, failure_body, status_and_body
 from .hub import Hub
 from .live import Notice, Tables
 from .lobby import Lobby
@@ -42,9 +42,10 @@ from .play import Play
 from .ratelimit import Limiter, MemoryLimiter, RedisLimiter
 from .runner import Runner
 from .seats import Automation, BotPool
-from .security import BodyLimit
+from .security import BodyLimit, redact_tokens_in_logs
 from .services import Services
 from .settings import Settings
+from .sockets import SocketCount
 from .store import Store
 from .ws import router as ws_router
 
@@ -84,6 +85,7 @@ def build_services(settings: Settings) -> Services:
         capacity=settings.cache_games,
         notify=bus.publish,
         freshness_seconds=settings.cache_freshness_seconds,
+        past_capacity=settings.cache_past,
     )
     tables.automation = Automation(BotPool(), settings.automation_batch)
     limiter: Limiter = MemoryLimiter()
@@ -105,6 +107,7 @@ def build_services(settings: Settings) -> Services:
         ),
         limiter=limiter,
         run=runner,
+        sockets=SocketCount(),
     )
 
 
@@ -146,6 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _add_error_handlers(app)
     _add_static(app, settings.static_dir or PACKAGED_STATIC)
     app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
+    redact_tokens_in_logs()
     return app
 
 
@@ -200,6 +204,10 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
+        if any(e.get("type") == "json_invalid" for e in exc.errors()):
+            # Not understood at all (400), rather than understood and not fitting (422).
+            bad = {"error": "bad_request", "message": "the request body is not valid JSON"}
+            return JSONResponse(bad, status_code=400)
         problems = [
             {
                 "where": ".".join(str(p) for p in e.get("loc", ())),
@@ -220,8 +228,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     async def on_unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        body = {"error": "internal", "message": "the server failed; the request changed nothing"}
-        return JSONResponse(body, status_code=500)
+        return JSONResponse(failure_body(), status_code=500)
 
     app.add_exception_handler(ServerError, on_known)
     app.add_exception_handler(ParleyError, on_known)

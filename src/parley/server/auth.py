@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import re
@@ -59,6 +60,12 @@ def verify_password(password: str, encoded: str) -> bool:
     return hmac.compare_digest(got, expected)
 
 
+@functools.cache
+def _decoy() -> str:
+    """A hash no password matches the way it is used (its account does not exist)."""
+    return hash_password(secrets.token_urlsafe(24))
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -90,7 +97,10 @@ class Accounts:
     def login(self, username: str, password: str) -> tuple[UserRecord, str]:
         with self.db.read() as s:
             found = store.user_with_password(s, username)
-        if found is None or found[1] is None or not verify_password(password, found[1]):
+        # Every attempt costs one scrypt, so the time taken does not tell whether the name
+        # exists or has a password.
+        encoded = found[1] if found is not None and found[1] is not None else _decoy()
+        if not verify_password(password, encoded) or found is None or found[1] is None:
             # One answer for every failure, so it does not tell which names exist.
             raise Unauthorized("wrong username or password (accounts without one keep their token)")
         token = secrets.token_urlsafe(32)

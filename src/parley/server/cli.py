@@ -46,7 +46,9 @@ def serve(
         workers=None if reload else workers,
         ws="websockets-sansio",
         ws_max_size=64 * 1024,
-        proxy_headers=True,
+        # Forwarded headers are believed only from the proxies named in
+        # PARLEY_TRUSTED_PROXIES (see `parley.server.net`), not from any local process.
+        proxy_headers=False,
         log_level="info",
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 from parley.kernel import ParleyError
@@ -42,6 +43,12 @@ class Conflict(ServerError):
     status, code = 409, "conflict"
 
 
+class StaleRevision(Conflict):
+    """The seat's submission changed since the revision the client acted on."""
+
+    code = "stale"
+
+
 class UsernameTaken(Conflict):
     code = "username_taken"
 
@@ -60,6 +67,14 @@ class Busy(Conflict):
     """Another server process changed the game at the same moment, several times running."""
 
     code = "busy"
+
+
+class TooManySockets(ServerError):
+    status, code = 429, "too_many_sockets"
+
+
+class ServerFull(ServerError):
+    status, code = 503, "server_full"
 
 
 class PayloadTooLarge(ServerError):
@@ -91,3 +106,46 @@ def status_and_body(err: Exception) -> tuple[int, dict[str, Any]]:
     if isinstance(err, ParleyError):
         return KERNEL_STATUS.get(err.code, 400), err.to_json()
     raise TypeError(f"{type(err).__name__} is not an error the server raises on purpose")
+
+
+# --- what a request has committed ---------------------------------------------------------
+#
+# A failure after a commit must not be answered "nothing changed". Each request gets a list
+# (shared with the worker threads it runs store work in, which copy the context) that every
+# committed change to a game appends to; the answer to an unexpected error reads it.
+_COMMITS: ContextVar[list[str] | None] = ContextVar("parley_commits", default=None)
+
+
+def track_commits() -> list[str]:
+    """Start recording the games this request (this task) changes."""
+    holder: list[str] = []
+    _COMMITS.set(holder)
+    return holder
+
+
+def note_commit(game_id: str) -> None:
+    holder = _COMMITS.get()
+    if holder is not None:
+        holder.append(game_id)
+
+
+def committed() -> list[str]:
+    """The games changed so far by the current request (empty outside a request)."""
+    return list(_COMMITS.get() or ())
+
+
+def failure_body() -> dict[str, Any]:
+    """The answer to an unexpected error: honest about whether something was saved."""
+    changed = committed()
+    if changed:
+        return {
+            "error": "internal",
+            "message": "the server failed after saving a change to this game; read its state "
+            "again before retrying",
+            "committed": True,
+        }
+    return {
+        "error": "internal",
+        "message": "the server failed; the request changed nothing",
+        "committed": False,
+    }

@@ -25,7 +25,7 @@ from .clock import Clock
 from .errors import ServerError
 from .live import LiveGame, Notice, Tables
 from .runner import Runner
-from .views import deadline_dict, game_out, state_dict, viewer_of
+from .views import deadline_dict, game_out, history_for, seat_since, state_dict, viewer_of
 from .vocab import GameStatus, UserRecord
 
 log = logging.getLogger(__name__)
@@ -206,7 +206,7 @@ class Hub:
         epoch_changed = (
             match is not None and feed.state_id is not None and match.state_id != feed.state_id
         )
-        cache: dict[tuple[Viewer, int, bool, bool], list[str]] = {}
+        cache: dict[tuple[Viewer, int, bool, bool, int], list[str]] = {}
         results: list[_Result] = []
         for plan in plans:
             try:
@@ -217,7 +217,8 @@ class Hub:
             synced, sent_seq = plan.synced, plan.sent_seq
             if synced and plan.viewer is not None and viewer != plan.viewer:
                 synced, sent_seq = False, 0  # a new seat: its view of the past differs
-            key = (viewer, sent_seq, synced, plan.conn.with_options)
+            hide_before = seat_since(live, plan.conn.user)
+            key = (viewer, sent_seq, synced, plan.conn.with_options, hide_before)
             messages = cache.get(key)
             if messages is None:
                 messages = []
@@ -244,6 +245,7 @@ class Hub:
                         plan.conn.with_options,
                         now,
                         timer,
+                        hide_before,
                     )
                 # A state message carries the deadline: a separate timer is then redundant.
                 if synced and timer_changed and not any(m.startswith(_STATE) for m in record):
@@ -272,15 +274,22 @@ class Hub:
         with_options: bool,
         now: float,
         deadline: dict[str, Any] | None,
+        hide_before: int = 0,
     ) -> list[str]:
         out: list[str] = []
-        entries = match.history(viewer, since=sent_seq) if sent_seq < match.seq else []
+        entries = history_for(match, viewer, sent_seq, hide_before) if sent_seq < match.seq else []
         revealed: list[dict[str, JSON]] = []
         if not synced and sent_seq > 0:
-            revealed = _revealed(match.history(viewer), viewer, 0, sent_seq)
+            revealed = _revealed(
+                history_for(match, viewer, 0, hide_before), viewer, 0, sent_seq, hide_before
+            )
         elif epoch_changed and feed.epoch_seq < sent_seq:
             revealed = _revealed(
-                match.history(viewer, since=feed.epoch_seq), viewer, feed.epoch_seq, sent_seq
+                history_for(match, viewer, feed.epoch_seq, hide_before),
+                viewer,
+                feed.epoch_seq,
+                sent_seq,
+                hide_before,
             )
         if entries or revealed:
             message: dict[str, Any] = {"type": "entries", "seq": match.seq, "entries": entries}
@@ -296,9 +305,13 @@ class Hub:
 
 
 def _revealed(
-    history: list[dict[str, JSON]], viewer: Viewer, lo: int, hi: int
+    history: list[dict[str, JSON]], viewer: Viewer, lo: int, hi: int, hide_before: int = 0
 ) -> list[dict[str, JSON]]:
-    """Actions in [lo, hi) that were hidden from `viewer` when recorded and are shown now."""
+    """Actions in [lo, hi) that were hidden from `viewer` when recorded and are shown now.
+
+    Before `hide_before` (when the viewer took their seat over) the seat's own actions
+    were hidden from them too.
+    """
     return [
         e
         for e in history
@@ -306,5 +319,5 @@ def _revealed(
         and e["type"] == "action"
         and "audience" in e
         and "notation" in e
-        and viewer.seat not in e["audience"]
+        and (viewer.seat not in e["audience"] or e["seq"] < hide_before)
     ]

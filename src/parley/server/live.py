@@ -26,9 +26,10 @@ from parley.kernel import ARCHIVE, ActionEntry, DrawEntry, Match, PressEntry, Ru
 
 from . import store
 from .clock import Clock
-from .errors import Busy, NotFound, WrongStatus
+from .errors import Busy, NotFound, WrongStatus, note_commit
 from .record import catch_up, dump_snapshot, load_snapshot, new_match, snapshot_format
 from .store import EntryRow, StaleWrite, Store
+from .text import check_servable, servable
 from .vocab import (
     Controller,
     DeadlineRecord,
@@ -66,6 +67,27 @@ class LiveGame:
     rules: Rules[Any, Any]
     match: Match[Any, Any] | None = None
     checked_at: float = 0.0  # when the store last confirmed this version (monotonic)
+    _revisions: tuple[Match[Any, Any], int, list[int]] | None = None  # match, counted, counts
+
+    def revision(self, seat: int) -> int:
+        """How many actions `seat` has submitted so far: its current revision number.
+
+        A client sends it back with its next action; a different number means the seat's
+        submission changed meanwhile (another tab, another device), and the action is refused
+        as stale. Counted from the record, so it needs no storage of its own.
+        """
+        match = self.match
+        if match is None:
+            return 0
+        found = self._revisions
+        if found is None or found[0] is not match or found[1] > match.seq:
+            found = (match, 0, [0] * match.seats)
+        counts = found[2]
+        for entry in match.entries[found[1] :]:
+            if isinstance(entry, ActionEntry):
+                counts[entry.seat] += 1
+        self._revisions = (match, match.seq, counts)
+        return counts[seat]
 
     def member(self, user_id: int) -> MemberRecord | None:
         return next((m for m in self.members if m.user_id == user_id), None)
@@ -198,9 +220,10 @@ class Txn:
             for entry in match.history(ARCHIVE, since=self.start_seq):
                 seq = int(entry["seq"])
                 actor, sid = self._meta.get(seq, (self.actor, match.state_id))
-                rows.append(
-                    EntryRow(seq, str(entry["type"]), json.dumps(entry), actor, sid, self.now)
-                )
+                text = json.dumps(entry, ensure_ascii=False)
+                if not servable(text):  # never store what could not be served back
+                    check_servable(entry)
+                rows.append(EntryRow(seq, str(entry["type"]), text, actor, sid, self.now))
             store.insert_entries(s, row.id, rows)
             changes["seq"] = match.seq
         status = changes.get("status", row.status)
@@ -270,6 +293,7 @@ class Tables:
         capacity: int,
         notify: Callable[[Notice], None],
         freshness_seconds: float = 1.0,
+        past_capacity: int = 64,
     ) -> None:
         self.db = db
         self.freshness = freshness_seconds
@@ -279,6 +303,8 @@ class Tables:
         self.notify = notify
         self.automation: Automation | None = None
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._past: OrderedDict[tuple[str, int], Match[Any, Any]] = OrderedDict()
+        self.past_capacity = past_capacity
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         self._stale: set[str] = set()  # games another process changed (told by the bus)
@@ -325,9 +351,24 @@ class Tables:
         return match
 
     def past(self, live: LiveGame, upto: int) -> Match[Any, Any]:
-        """A separate match as the game stood after its first `upto` entries."""
+        """A separate match as the game stood after its first `upto` entries (do not change it).
+
+        Recent answers are kept: the past never changes, and a client stepping through a
+        game's history asks for the same few points again and again.
+        """
+        key = (live.row.id, upto)
+        with self._guard:
+            found = self._past.get(key)
+            if found is not None:
+                self._past.move_to_end(key)
+                return found
         with self.db.read() as s:
-            return self._load_match(s, live, upto)
+            match = self._load_match(s, live, upto)
+        with self._guard:
+            self._past[key] = match
+            while len(self._past) > self.past_capacity:
+                self._past.popitem(last=False)
+        return match
 
     def _fresh(self, game_id: str) -> LiveGame:
         """The game at the store's current version (caller holds the game's lock).
@@ -414,7 +455,9 @@ class Tables:
 
     def create(self, fn: Callable[[Session], R]) -> R:
         with self.db.write() as s:
-            return fn(s)
+            result = fn(s)
+        note_commit("")
+        return result
 
     def change(self, game_id: str, fn: Callable[[Txn], R], actor: str) -> R:
         """Run `fn` as one transaction on the current game, again if another writer won."""
@@ -445,6 +488,7 @@ class Tables:
                     self.forget(game_id)  # SQLite busy past its timeout: try again
                     self.conflicts += 1
                     continue
+                note_commit(game_id)
                 shown = then(live)
             self.notify(notice)
             return result, shown

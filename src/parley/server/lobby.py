@@ -9,7 +9,7 @@ from typing import Any
 
 from parley import games
 from parley.agents import bots
-from parley.kernel import BadOptions, Match, UnknownGame
+from parley.kernel import ActionEntry, BadOptions, Match, UnknownGame
 
 from . import store
 from .clock import Clock
@@ -18,7 +18,7 @@ from .live import LiveGame, Tables, Txn
 from .record import new_match, seat_draw
 from .schemas import CreateGame, GameOut
 from .settings import Limits
-from .views import game_out
+from .views import game_out, seat_open
 from .vocab import Controller, EventKind, GameRecord, GameStatus, MemberRecord, Role, UserRecord
 
 
@@ -26,6 +26,26 @@ def check_bot(name: str) -> str:
     if name not in bots.bot_names():
         raise BadOptions(f"no bot called {name!r}; bots: {', '.join(bots.bot_names())}", text=name)
     return name
+
+
+def pending_draft(match: Match[Any, Any], seat: int) -> bool:
+    """Whether `seat` has an action in the record that is still hidden from outsiders.
+
+    Such an action waits for its step to resolve (e.g. Diplomacy orders); the scan stops at
+    the first action already shown to everyone after having been hidden.
+    """
+    epoch = match.rules.epoch(match.state)
+    for entry in reversed(match.entries):
+        if not isinstance(entry, ActionEntry) or entry.audience.seats is None:
+            continue
+        reveal = entry.audience.reveal_epoch
+        if reveal is None:
+            continue  # the seat's own secret for good, not a decision waiting for its step
+        if epoch is not None and epoch >= reveal:
+            return False  # an earlier step, resolved: everything before it is too
+        if entry.seat == seat:
+            return True
+    return False
 
 
 def _actor(user: UserRecord) -> str:
@@ -77,6 +97,7 @@ class Lobby:
             disorder_after=req.disorder_after,
             bot_after=req.bot_after,
             takeover_bot=req.takeover_bot,
+            replacements=req.replacements,
             created_at=now,
             started_at=None,
             ended_at=None,
@@ -139,14 +160,22 @@ class Lobby:
 
     # --- membership -----------------------------------------------------------------
 
-    def join(self, user: UserRecord, game_id: str, role: Role, invite_code: str | None) -> GameOut:
+    def join(
+        self,
+        user: UserRecord,
+        game_id: str,
+        role: Role,
+        invite_code: str | None,
+        seat: int | None = None,
+    ) -> GameOut:
         def fn(txn: Txn) -> None:
             live, row = txn.live, txn.row
             member = live.member(user.id)
             if row.private and member is None:
                 code = row.invite_code or ""
                 if not hmac.compare_digest((invite_code or "").encode(), code.encode()):
-                    raise Forbidden("this game is private: its invite code is needed to join")
+                    # Without its code, a private game is one the caller may not know of.
+                    raise NotFound(f"there is no game {game_id!r}")
             if member is not None:
                 self._rejoin(txn, member, role)
                 return
@@ -160,17 +189,76 @@ class Lobby:
                 txn.add_member(user_id=user.id, role=role, bot=None, controller=Controller.HUMAN)
                 txn.event(EventKind.JOINED, user=user.username, role=role.value)
             elif row.status is GameStatus.ACTIVE:
-                free = next(
-                    (m for m in live.players if m.user_id is None and m.seat is not None), None
-                )
-                if free is None:
-                    raise Conflict("every seat has a player; join as a spectator instead")
-                txn.update_member(
-                    free, user_id=user.id, controller=Controller.HUMAN, missed=0, bot=None
-                )
-                txn.event(EventKind.JOINED, user=user.username, role=role.value, seat=free.seat)
+                self._take_seat(txn, user, seat)
             else:
                 raise WrongStatus(f"the game is {row.status.value}; join as a spectator to read it")
+
+        return self._change(user, game_id, fn)
+
+    @staticmethod
+    def _take_seat(txn: Txn, user: UserRecord, wanted: int | None) -> None:
+        """A newcomer takes a seat that nobody plays and that is open to replacement."""
+        live = txn.live
+        open_seats = sorted(
+            (m for m in live.players if seat_open(live, m)), key=lambda m: m.seat or 0
+        )
+        if wanted is not None:
+            open_seats = [m for m in open_seats if m.seat == wanted]
+        if not open_seats:
+            which = "that seat is not" if wanted is not None else "no seat is"
+            raise Conflict(
+                f"{which} open to a newcomer: a seat held by a bot or in civil disorder is "
+                "taken over once the host opens it; join as a spectator instead"
+            )
+        taken = open_seats[0]
+        seat = taken.seat
+        assert seat is not None
+        match = txn.match
+        # Orders drafted for the open step by a bot or an earlier player stay theirs: the
+        # newcomer starts from the game's default, or waits for the step when it is final.
+        drafted = pending_draft(match, seat)
+        if drafted and not match.turn().can_act(seat):
+            raise Conflict(
+                f"{match.seat_names()[seat]} has decided this step already; "
+                "its seat can be taken once the step resolves"
+            )
+        before = taken.username or ("civil disorder" if taken.bot is None else taken.label)
+        previous = taken.user_id
+        txn.update_member(
+            taken,
+            user_id=user.id,
+            controller=Controller.HUMAN,
+            missed=0,
+            bot=None,
+            open=False,
+            seat_since=match.seq,
+        )
+        if drafted:
+            txn.act_default(seat, actor="takeover")
+        if previous is not None:  # the absent player stays on as a reader of the game
+            txn.add_member(
+                user_id=previous, role=Role.SPECTATOR, bot=None, controller=Controller.HUMAN
+            )
+        txn.event(EventKind.SEAT_TAKEN, seat=seat, user=user.username, **{"from": before})
+
+    def open_seat(self, user: UserRecord, game_id: str, seat: int, is_open: bool) -> GameOut:
+        """The host opens a seat nobody plays to a newcomer (or closes it again)."""
+
+        def fn(txn: Txn) -> None:
+            _host_only(txn, user, "open seats to newcomers")
+            if txn.row.status is not GameStatus.ACTIVE:
+                raise WrongStatus("seats are opened to newcomers while the game runs")
+            member = txn.live.at_seat(seat)
+            if member is None:
+                raise NotFound(f"there is no seat {seat}")
+            if member.controller is Controller.HUMAN and member.user_id is not None:
+                raise Conflict(
+                    "that seat's player is at the table; a seat is opened once it is held by "
+                    "a bot or in civil disorder"
+                )
+            if member.open != is_open:
+                txn.update_member(member, open=is_open)
+                txn.event(EventKind.SEAT_OPENED, seat=seat, open=is_open, by=user.username)
 
         return self._change(user, game_id, fn)
 
@@ -308,8 +396,8 @@ class Lobby:
                 raise Forbidden("you hold no seat in this game")
             if txn.row.status is not GameStatus.ACTIVE:
                 raise WrongStatus(f"the game is {txn.row.status.value}")
-            if member.controller is not Controller.HUMAN or member.missed:
-                txn.update_member(member, controller=Controller.HUMAN, missed=0)
+            if member.controller is not Controller.HUMAN or member.missed or member.open:
+                txn.update_member(member, controller=Controller.HUMAN, missed=0, open=False)
                 txn.event(EventKind.BACK, seat=member.seat, user=user.username)
 
         return self._change(user, game_id, fn)

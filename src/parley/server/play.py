@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import JsonValue
 
 from parley.kernel import (
     ARCHIVE,
+    SPECTATOR,
     DrawEntry,
     InvalidAction,
     OutOfTurn,
@@ -19,7 +21,7 @@ from parley.kernel import (
 
 from . import store
 from .clock import Clock
-from .errors import BadRequest, Conflict, Forbidden, WrongStatus
+from .errors import BadRequest, Conflict, Forbidden, NotFound, StaleRevision, WrongStatus
 from .live import LiveGame, Tables, Txn
 from .press import check_press
 from .schemas import (
@@ -36,7 +38,7 @@ from .schemas import (
 )
 from .settings import Limits
 from .text import clean_text
-from .views import past_state_out, record_for, state_out, viewer_of
+from .views import history_for, past_state_out, record_for, seat_since, state_out, viewer_of
 from .vocab import Controller, GameStatus, MemberRecord, Role, UserRecord
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,8 @@ def seat_member(live: LiveGame, user: UserRecord) -> MemberRecord:
     """The user's seat in a running game, or why they may not act in it."""
     member = live.member(user.id)
     if member is None:
+        if live.row.private:
+            raise NotFound(f"there is no game {live.row.id!r}")  # private games stay unseen
         raise Forbidden("you are not a player in this game")
     if member.seat is None:
         raise Forbidden(
@@ -76,8 +80,22 @@ class Play:
 
     # --- acting ---------------------------------------------------------------------
 
-    def act(self, user: UserRecord, game_id: str, req: ActionIn) -> ActionOut:
+    def act(
+        self,
+        user: UserRecord,
+        game_id: str,
+        req: ActionIn,
+        press: Sequence[PressIn] = (),
+    ) -> ActionOut:
+        """Play `req` for the user's seat; `press` goes into the record just before it.
+
+        The messages and the action are one change: if the action is refused, no message
+        is sent either.
+        """
+
         def fn(txn: Txn) -> ActionOut:
+            for message in press:
+                self._say(txn, user, message)
             live = txn.live
             member = seat_member(live, user)
             if txn.row.status is not GameStatus.ACTIVE:
@@ -101,12 +119,26 @@ class Play:
                     f"but the game is at {match.state_id}",
                     state_id=match.state_id,
                 )
+            if req.revision is not None and req.revision != live.revision(seat):
+                raise StaleRevision(
+                    f"the action revises revision {req.revision} of your seat's submission, "
+                    f"but it is at revision {live.revision(seat)} (changed elsewhere, e.g. in "
+                    "another tab): look at it again before sending",
+                    state_id=match.state_id,
+                    revision=live.revision(seat),
+                )
             action = self._action(live, seat, req)
             entry = txn.act(seat, action, state_id=req.state_id)
             if member.missed:
                 txn.update_member(member, missed=0)
             shown = match.history(Viewer.of(seat), since=entry.seq)[0]
-            return ActionOut(entry=shown, state_id=match.state_id, seq=match.seq, status=txn.status)
+            return ActionOut(
+                entry=shown,
+                state_id=match.state_id,
+                seq=match.seq,
+                status=txn.status,
+                revision=live.revision(seat),
+            )
 
         def after(live: LiveGame) -> tuple[int, int, GameStatus]:
             # Bots may have answered and the game may have ended within the same change.
@@ -153,7 +185,10 @@ class Play:
         def render(live: LiveGame) -> StateOut:
             viewer = viewer_of(live, user)
             if at is not None and live.match is not None and at < live.match.seq:
-                # An earlier point, seen as this viewer saw it then.
+                # An earlier point, seen as this viewer saw it then; a point before the
+                # viewer took their seat over, as an outsider saw it.
+                if at < seat_since(live, user):
+                    viewer = SPECTATOR
                 return past_state_out(live, self.tables.past(live, at), viewer, with_text)
             return state_out(
                 live, viewer, self.clock.now(), with_options=with_options, with_text=with_text
@@ -194,7 +229,7 @@ class Play:
             match = live.match
             if match is None:
                 return HistoryOut(game_id=game_id, since=since, seq=0, entries=[])
-            entries = match.history(viewer, since=since)[:limit]
+            entries = history_for(match, viewer, since, seat_since(live, user))[:limit]
             return HistoryOut(game_id=game_id, since=since, seq=match.seq, entries=entries)
 
         return self.tables.view(game_id, render)
@@ -203,21 +238,23 @@ class Play:
 
     def press(self, user: UserRecord, game_id: str, req: PressIn) -> dict[str, Any]:
         def fn(txn: Txn) -> dict[str, Any]:
-            live = txn.live
-            member = live.member(user.id)
-            if member is None or member.seat is None:
-                raise Forbidden(
-                    "only players with a seat send press; spectators read the public channel"
-                )
-            if txn.row.status is not GameStatus.ACTIVE:
-                raise WrongStatus(f"the game is {txn.row.status.value}: press is closed")
-            text, to, channel = check_press(
-                txn.row.press, req.text, req.to, req.channel, self.limits.max_press_chars
-            )
-            entry = txn.say(member.seat, text, to, channel)
-            return txn.match.history(Viewer.of(member.seat), since=entry.seq)[0]
+            return self._say(txn, user, req)
 
         return self.tables.change(game_id, fn, f"user:{user.id}")
+
+    def _say(self, txn: Txn, user: UserRecord, req: PressIn) -> dict[str, Any]:
+        member = txn.live.member(user.id)
+        if member is None or member.seat is None:
+            raise Forbidden(
+                "only players with a seat send press; spectators read the public channel"
+            )
+        if txn.row.status is not GameStatus.ACTIVE:
+            raise WrongStatus(f"the game is {txn.row.status.value}: press is closed")
+        text, to, channel = check_press(
+            txn.row.press, req.text, req.to, req.channel, self.limits.max_press_chars
+        )
+        entry = txn.say(member.seat, text, to, channel)
+        return txn.match.history(Viewer.of(member.seat), since=entry.seq)[0]
 
     def draw(self, user: UserRecord, game_id: str, accept: bool) -> DrawOut:
         vote_at: list[int] = []  # where this vote went in the record
@@ -254,6 +291,7 @@ class Play:
             viewer = viewer_of(live, user)
             if viewer.seat is None:
                 return RecordOut(view="spectator", record=record_for(live, viewer))
-            return RecordOut(view="seat", record=record_for(live, viewer))
+            since = seat_since(live, user)
+            return RecordOut(view="seat", record=record_for(live, viewer, since))
 
         return self.tables.view(game_id, render)

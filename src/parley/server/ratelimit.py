@@ -15,8 +15,8 @@ log = logging.getLogger(__name__)
 
 
 class Limiter(Protocol):
-    async def hit(self, key: str, rate: float, burst: float) -> None:
-        """Take one token from `key`'s bucket or raise RateLimited."""
+    async def hit(self, key: str, rate: float, burst: float, cost: float = 1.0) -> None:
+        """Take `cost` tokens from `key`'s bucket or raise RateLimited."""
 
 
 class MemoryLimiter:
@@ -27,28 +27,30 @@ class MemoryLimiter:
         self._lock = threading.Lock()
         self._max = max_keys
 
-    async def hit(self, key: str, rate: float, burst: float) -> None:
+    async def hit(self, key: str, rate: float, burst: float, cost: float = 1.0) -> None:
         now = time.monotonic()
         with self._lock:
             tokens, last = self._buckets.pop(key, (burst, now))
             tokens = min(burst, tokens + (now - last) * rate)
-            if tokens < 1.0:
+            if tokens < cost:
                 self._buckets[key] = (tokens, now)
-                raise _limited(rate, tokens)
-            self._buckets[key] = (tokens - 1.0, now)
+                raise _limited(rate, tokens, cost)
+            self._buckets[key] = (tokens - cost, now)
             while len(self._buckets) > self._max:
                 self._buckets.popitem(last=False)
 
 
-# KEYS[1] bucket; ARGV rate, burst, now (seconds). Returns -1 when allowed, else tokens left.
+# KEYS[1] bucket; ARGV rate, burst, now (seconds), cost. Returns -1 when allowed, else tokens
+# left.
 _BUCKET_SCRIPT = """
 local b = redis.call('HMGET', KEYS[1], 't', 'at')
 local rate, burst, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local cost = tonumber(ARGV[4]) or 1
 local tokens = tonumber(b[1]) or burst
 local at = tonumber(b[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
-local allowed = tokens >= 1
-if allowed then tokens = tokens - 1 end
+local allowed = tokens >= cost
+if allowed then tokens = tokens - cost end
 redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', tostring(now))
 redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
 if allowed then return -1 end
@@ -67,19 +69,20 @@ class RedisLimiter:
         self._script = client.register_script(_BUCKET_SCRIPT)
         self._prefix = prefix
 
-    async def hit(self, key: str, rate: float, burst: float) -> None:
+    async def hit(self, key: str, rate: float, burst: float, cost: float = 1.0) -> None:
         try:
-            result = await self._script(keys=[self._prefix + key], args=[rate, burst, time.time()])
+            args = [rate, burst, time.time(), cost]
+            result = await self._script(keys=[self._prefix + key], args=args)
         except Exception as err:  # Redis away: serve the request rather than fail it
             log.warning("rate limiting skipped, Redis failed: %s", err)
             return
         if isinstance(result, int) and result == -1:
             return
-        raise _limited(rate, float(result))
+        raise _limited(rate, float(result), cost)
 
 
-def _limited(rate: float, tokens: float) -> RateLimited:
-    wait = max(0.0, (1.0 - tokens) / rate) if rate > 0 else 60.0
+def _limited(rate: float, tokens: float, cost: float = 1.0) -> RateLimited:
+    wait = max(0.0, (cost - tokens) / rate) if rate > 0 else 60.0
     return RateLimited(
         f"too many requests; try again in {wait:.1f} s", retry_after=math.ceil(wait * 10) / 10
     )

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
 
 from .text import control_free
-from .vocab import Controller, GameStatus, PressMode, Role
+from .vocab import Controller, GameStatus, PressMode, Replacements, Role
 
 MAX_PERIOD = 30 * 24 * 3600
 
@@ -67,11 +67,23 @@ class CreateGame(Strict):
     bot_after: Annotated[int, Field(ge=0, le=1000)] = 0
     takeover_bot: BotName = "random"
     seed: Annotated[int, Field(ge=0, lt=2**62)] | None = None
+    replacements: Replacements = Field(
+        default=Replacements.HOST,
+        description="who opens a seat held by a bot or in civil disorder to a newcomer: "
+        "'host' (the host, seat by seat) or 'open' (every such seat is open)",
+    )
 
 
 class JoinGame(Strict):
     role: Role = Role.PLAYER
     invite_code: Annotated[str, Field(max_length=64)] | None = None
+    seat: Seat | None = Field(
+        default=None, description="in a running game: the open seat to take (default: the first)"
+    )
+
+
+class OpenSeatIn(Strict):
+    open: bool = Field(default=True, description="true opens the seat to newcomers; false closes")
 
 
 class AddBots(Strict):
@@ -94,6 +106,11 @@ class ActionIn(Strict):
     )
     state_id: Annotated[int, Field(ge=0)] | None = Field(
         default=None, description="refuse the action if the game has moved past this state"
+    )
+    revision: Annotated[int, Field(ge=0)] | None = Field(
+        default=None,
+        description="refuse the action if your seat's submissions have changed since this "
+        "revision (the `revision` of your state)",
     )
 
 
@@ -153,6 +170,7 @@ class SeatOut(BaseModel):
     bot: str | None
     controller: Controller
     missed: int
+    open: bool = Field(default=False, description="a newcomer may take this seat by joining")
 
 
 class YouOut(BaseModel):
@@ -184,6 +202,7 @@ class GameOut(BaseModel):
     outcome: dict[str, JsonValue] | None
     disorder_after: int
     bot_after: int
+    replacements: Replacements = Replacements.HOST
     created_at: float
     started_at: float | None
     ended_at: float | None
@@ -226,6 +245,11 @@ class StateOut(BaseModel):
     observation: dict[str, JsonValue]
     can_act: bool
     owes: bool
+    revision: int | None = Field(
+        default=None,
+        description="your seat's submissions so far; send it with an action to refuse it if "
+        "they changed meanwhile",
+    )
     options: dict[str, JsonValue] | None = Field(
         default=None, description="the legal-options tree of your seat when it may act"
     )
@@ -259,6 +283,7 @@ class ActionOut(BaseModel):
     state_id: int
     seq: int
     status: GameStatus
+    revision: int | None = Field(default=None, description="your seat's revision after this action")
 
 
 class PressOut(BaseModel):

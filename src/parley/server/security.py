@@ -1,20 +1,30 @@
-"""Request-level protections: a body size limit, enforced before any route runs."""
+"""Request-level protections, enforced before any route runs: body size, valid Unicode."""
 
 from __future__ import annotations
 
 import json
+import logging
+import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .errors import track_commits
+from .text import SURROGATE_HINT, unservable_field, unservable_message
+
 
 class BodyLimit:
-    """Refuse request bodies over `max_bytes` with 413, reading at most that much."""
+    """Refuse request bodies over `max_bytes` with 413, reading at most that much.
+
+    A JSON body holding text that is not valid Unicode (a lone surrogate, in any field) is
+    refused here with 400 naming the field, so no route ever stores what it could not serve.
+    """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        track_commits()
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -39,6 +49,15 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
+        if SURROGATE_HINT.search(body):
+            try:
+                parsed = json.loads(body)
+            except ValueError:
+                parsed = None  # not JSON: the route answers that
+            field = unservable_field(parsed)
+            if field is not None:
+                await _answer(send, 400, "bad_request", unservable_message(field), field=field)
+                return
         pending: list[Message] = [{"type": "http.request", "body": bytes(body), "more_body": False}]
 
         async def replay() -> Message:
@@ -52,8 +71,8 @@ class BodyLimit:
         return f"request bodies may be at most {self.max_bytes} bytes"
 
 
-async def _answer(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"error": code, "message": message}).encode()
+async def _answer(send: Send, status: int, code: str, message: str, **extra: str) -> None:
+    body = json.dumps({"error": code, "message": message, **extra}).encode()
     await send(
         {
             "type": "http.response.start",
@@ -65,3 +84,27 @@ async def _answer(send: Send, status: int, code: str, message: str) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+_TOKEN_IN_URL = re.compile(r"(?i)(token=)[^&\s\"]+")
+
+
+class RedactTokens(logging.Filter):
+    """Blank out `token=...` in log lines: an old client may still put its token in a URL."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                _TOKEN_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args
+            )
+        if isinstance(record.msg, str) and "token=" in record.msg.lower():
+            record.msg = _TOKEN_IN_URL.sub(r"\1***", record.msg)
+        return True
+
+
+def redact_tokens_in_logs() -> None:
+    """Install `RedactTokens` on the access and error logs of uvicorn (once)."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())

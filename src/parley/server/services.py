@@ -14,6 +14,7 @@ from .play import Play
 from .ratelimit import Limiter
 from .runner import Runner
 from .settings import Settings
+from .sockets import SocketCount
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,3 +30,4 @@ class Services:
     scheduler: Scheduler
     limiter: Limiter
     run: Runner  # `await svc.run(fn, *args)`: store-bound work, inline or in a thread
+    sockets: SocketCount  # open WebSockets, in all and per user

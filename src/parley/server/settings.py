@@ -39,6 +39,14 @@ class Limits:
     signup_burst: float = 50.0
     max_games_per_user: int = 200  # lobby and running games hosted at once
     ws_queue: int = 512  # messages buffered for one slow client before it is dropped
+    ws_per_user: int = 16  # WebSockets one user may hold open in one process
+    ws_per_process: int = 10_000  # WebSockets one process holds open (signed in or not)
+    ws_open_rate_per_second: float = 1.0  # sockets a user (or an address) may open, sustained
+    ws_open_burst: float = 20.0
+    ws_auth_seconds: float = 10.0  # time a new socket has to send its token
+    read_rate_per_second: float = 50.0  # reads (GET) per user, sustained
+    read_burst: float = 200.0
+    past_read_cost: float = 5.0  # tokens a read of an earlier point (`state?at=`) takes
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +62,13 @@ class Settings:
     deadline_lease_seconds: float = 30.0
     snapshot_every: int = 64  # entries between snapshots of a running game
     cache_games: int = 2000  # games kept in memory per process
+    cache_past: int = 64  # earlier points of games (`state?at=`) kept in memory per process
     cache_freshness_seconds: float = 1.0  # reads trust the cache this long without a notice
     automation_batch: int = 200  # bot/disorder actions in one go before yielding
-    sqlite_synchronous: str = "NORMAL"  # WAL + NORMAL survives a process crash; FULL a power cut
+    # WAL + FULL: a committed change survives a power cut too (an fsync per commit); NORMAL
+    # survives a crash of the process but may lose the last commits to a power cut.
+    sqlite_synchronous: str = "FULL"
+    trusted_proxies: tuple[str, ...] = ()  # addresses/networks whose X-Forwarded-For is believed
     static_dir: Path | None = None  # the web client; None: the packaged one if present
     migrate: bool = True
     inline_store: bool | None = None  # run store work in the event loop; None: for SQLite
@@ -76,6 +88,8 @@ class Settings:
             values["scheduler_poll_seconds"] = float(poll) if float(poll) > 0 else None
         if sync := env.get(ENV_PREFIX + "SQLITE_SYNCHRONOUS"):
             values["sqlite_synchronous"] = sync.upper()
+        if proxies := env.get(ENV_PREFIX + "TRUSTED_PROXIES"):
+            values["trusted_proxies"] = tuple(p.strip() for p in proxies.split(",") if p.strip())
         limits = Limits()
         if rate := env.get(ENV_PREFIX + "RATE"):
             per_second = float(rate)
@@ -85,5 +99,10 @@ class Settings:
             limits = replace(
                 limits, signup_rate_per_second=per_second, signup_burst=max(per_second * 3, 1)
             )
+        # Every limit also reads PARLEY_<NAME>, e.g. PARLEY_WS_PER_USER=4.
+        for name in Limits.__dataclass_fields__:
+            if (raw := env.get(ENV_PREFIX + name.upper())) is not None:
+                kind = type(getattr(limits, name))
+                limits = replace(limits, **{name: kind(float(raw)) if kind is int else kind(raw)})
         values["limits"] = limits
         return Settings(**values)  # type: ignore[arg-type]  # the keys are fields above

@@ -21,6 +21,7 @@ from .vocab import (
     GameStatus,
     MemberRecord,
     PressMode,
+    Replacements,
     Role,
     UserRecord,
 )
@@ -139,6 +140,7 @@ def _game(row: Game) -> GameRecord:
         created_at=row.created_at,
         started_at=row.started_at,
         ended_at=row.ended_at,
+        replacements=Replacements(row.replacements),
     )
 
 
@@ -182,6 +184,7 @@ def insert_game(s: Session, game: GameRecord) -> None:
             created_at=game.created_at,
             started_at=game.started_at,
             ended_at=game.ended_at,
+            replacements=game.replacements.value,
         )
     )
     s.flush()
@@ -283,6 +286,8 @@ def _member(m: Member, name: str | None) -> MemberRecord:
         controller=Controller(m.controller),
         missed=m.missed,
         joined_at=m.joined_at,
+        open=m.open,
+        seat_since=m.seat_since,
     )
 
 
@@ -306,6 +311,8 @@ def insert_member(
             controller=controller.value,
             missed=0,
             joined_at=now,
+            open=False,
+            seat_since=0,
         )
     )
     s.flush()
@@ -326,7 +333,9 @@ def members_of_games(s: Session, game_ids: Sequence[str]) -> dict[str, list[Memb
     return out
 
 
-MEMBER_FIELDS = frozenset({"user_id", "role", "bot", "seat", "controller", "missed"})
+MEMBER_FIELDS = frozenset(
+    {"user_id", "role", "bot", "seat", "controller", "missed", "open", "seat_since"}
+)
 
 
 def update_member(s: Session, member_id: int, **changes: Any) -> None:

@@ -1,4 +1,4 @@
-"""Checks on free text from users: sizes and control characters."""
+"""Checks on free text from users: sizes, control characters, valid Unicode."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ def clean_text(value: str, field: str, max_chars: int, *, multiline: bool = True
         raise BadRequest(
             f"{field} may be at most {max_chars} characters, not {len(value)}", field=field
         )
+    if not servable(value):
+        raise BadRequest(unservable_message(field), field=field)
     pattern = _CONTROL if multiline else _CONTROL_ONE_LINE
     found = pattern.search(value)
     if found:
@@ -31,3 +33,52 @@ def clean_text(value: str, field: str, max_chars: int, *, multiline: bool = True
 def control_free(value: str, *, multiline: bool) -> bool:
     pattern = _CONTROL if multiline else _CONTROL_ONE_LINE
     return pattern.search(value) is None
+
+
+# Lone surrogates (U+D800–U+DFFF) pass JSON's `\uD800` escapes and Python strings, but are
+# not Unicode text: they cannot be encoded to UTF-8, so a record holding one could never be
+# served back. They are refused where text enters the server, whatever the field.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# What a body holding one must contain: a `\uD8xx`-`\uDFxx` escape or its raw CESU bytes.
+# Bodies without this (nearly all) are not parsed a second time.
+SURROGATE_HINT = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+
+
+def unservable_field(value: object, path: str = "") -> str | None:
+    """The path (`a.b.0`) of the first string in a JSON value that is not valid Unicode."""
+    if isinstance(value, str):
+        return path if _SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            here = f"{path}.{_printable(key)}" if path else _printable(key)
+            if isinstance(key, str) and _SURROGATE.search(key):
+                return here
+            found = unservable_field(item, here)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = unservable_field(item, f"{path}.{i}" if path else str(i))
+            if found is not None:
+                return found
+    return None
+
+
+def check_servable(value: object, path: str = "") -> None:
+    """BadRequest naming the field when `value` holds text that is not valid Unicode."""
+    found = unservable_field(value, path)
+    if found is not None:
+        raise BadRequest(unservable_message(found), field=found)
+
+
+def unservable_message(field: str) -> str:
+    where = field or "the body"
+    return f"{where} is not valid Unicode text (it holds a lone surrogate, U+D800 to U+DFFF)"
+
+
+def servable(text: str) -> bool:
+    return _SURROGATE.search(text) is None
+
+
+def _printable(key: object) -> str:
+    return str(key).encode("utf-8", "backslashreplace").decode("utf-8")

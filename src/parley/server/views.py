@@ -11,7 +11,7 @@ from typing import Any
 
 from parley.kernel import SPECTATOR, Match, Viewer
 
-from .errors import Forbidden, WrongStatus
+from .errors import Forbidden, NotFound, WrongStatus
 from .live import LiveGame
 from .schemas import (
     DeadlineOut,
@@ -22,7 +22,7 @@ from .schemas import (
     ViewerOut,
     YouOut,
 )
-from .vocab import Controller, GameStatus, Role, UserRecord
+from .vocab import Controller, GameStatus, MemberRecord, Replacements, Role, UserRecord
 
 
 def viewer_of(live: LiveGame, user: UserRecord | None) -> Viewer:
@@ -31,8 +31,44 @@ def viewer_of(live: LiveGame, user: UserRecord | None) -> Viewer:
     if member is not None and member.seat is not None and member.role is Role.PLAYER:
         return Viewer.of(member.seat)
     if live.row.private and member is None:
-        raise Forbidden("this game is private: join it with its invite code first")
+        raise NotFound(f"there is no game {live.row.id!r}")  # private games stay unseen
     return SPECTATOR
+
+
+def seat_open(live: LiveGame, member: MemberRecord) -> bool:
+    """Whether a newcomer may take `member`'s seat: nobody plays it, and it was opened."""
+    if member.seat is None or live.row.status is not GameStatus.ACTIVE:
+        return False
+    if member.controller is Controller.HUMAN and member.user_id is not None:
+        return False  # its player is at the table
+    return member.open or live.row.replacements is Replacements.OPEN
+
+
+def seat_since(live: LiveGame, user: UserRecord | None) -> int:
+    """The record's length when `user` took their seat (0: they have held it from the start)."""
+    member = live.member(user.id) if user is not None else None
+    if member is None or member.seat is None or member.role is not Role.PLAYER:
+        return 0
+    return member.seat_since
+
+
+def history_for(
+    match: Match[Any, Any], viewer: Viewer, since: int = 0, hide_before: int = 0
+) -> list[dict[str, Any]]:
+    """`viewer`'s history; actions before `hide_before` as an outsider sees them.
+
+    A newcomer who took over a seat sees what was decided for it before then only once it
+    is public: orders drafted by a bot or an earlier player stay theirs.
+    """
+    entries = match.history(viewer, since=since)
+    if hide_before <= since or viewer.seat is None:
+        return entries
+    outside = {
+        e["seq"]: e
+        for e in match.history(SPECTATOR, since=since)
+        if e["type"] == "action" and e["seq"] < hide_before
+    }
+    return [outside.get(e["seq"], e) if e["type"] == "action" else e for e in entries]
 
 
 def deadline_dict(live: LiveGame, now: float) -> dict[str, Any] | None:
@@ -76,6 +112,7 @@ def _seat_out(live: LiveGame, names: list[str], seat: int) -> SeatOut:
         bot=member.bot,
         controller=member.controller,
         missed=member.missed,
+        open=seat_open(live, member),
     )
 
 
@@ -122,6 +159,7 @@ def game_out(live: LiveGame, now: float, user: UserRecord | None = None) -> Game
         outcome=row.outcome,
         disorder_after=row.disorder_after,
         bot_after=row.bot_after,
+        replacements=row.replacements,
         created_at=row.created_at,
         started_at=row.started_at,
         ended_at=row.ended_at,
@@ -162,6 +200,7 @@ def state_dict(
         "observation": observation,
         "can_act": can_act,
         "owes": seat is not None and seat in turn.owing,
+        "revision": None if seat is None else live.revision(seat),
         "options": options,
         "deadline": deadline,
         "text": live.rules.render(observation["view"]) if with_text else None,
@@ -206,7 +245,7 @@ def past_state_out(
     )
 
 
-def record_for(live: LiveGame, viewer: Viewer) -> dict[str, Any]:
+def record_for(live: LiveGame, viewer: Viewer, hide_before: int = 0) -> dict[str, Any]:
     """The record as `viewer` may see it; the archive's only once the game is over."""
     match = live.match
     if match is None:
@@ -223,7 +262,7 @@ def record_for(live: LiveGame, viewer: Viewer) -> dict[str, Any]:
         return {**match.to_json(), "server": meta}
     record = match.to_json()
     record.pop("seed", None)  # the seed would let anyone rerun the game's hidden chance
-    record["entries"] = match.history(viewer)
+    record["entries"] = history_for(match, viewer, 0, hide_before)
     record["viewer"] = viewer.to_json()
     record["server"] = meta
     return record

@@ -41,6 +41,13 @@ class PressMode(StrEnum):
     NONE = "none"  # no press ("gunboat")
 
 
+class Replacements(StrEnum):
+    """Who opens a seat nobody plays (a bot's, or one in civil disorder) to a newcomer."""
+
+    HOST = "host"  # the host opens each seat (POST .../seats/{seat}/open)
+    OPEN = "open"  # every such seat is open to anyone who joins as a player
+
+
 class EventKind(StrEnum):
     """Server events kept beside the kernel record (who joined, who took a seat over...)."""
 
@@ -53,6 +60,8 @@ class EventKind(StrEnum):
     DISORDER = "disorder"
     TAKEOVER = "takeover"
     BACK = "back"
+    SEAT_OPENED = "seat_opened"  # the host opened (or closed) a seat to newcomers
+    SEAT_TAKEN = "seat_taken"  # a newcomer took a seat from a bot or civil disorder
     FINISHED = "finished"
     CLOSED = "closed"
 
@@ -92,6 +101,7 @@ class GameRecord:
     created_at: float
     started_at: float | None
     ended_at: float | None
+    replacements: Replacements = Replacements.HOST
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +118,8 @@ class MemberRecord:
     controller: Controller
     missed: int
     joined_at: float
+    open: bool = False  # the host opened this seat to a newcomer
+    seat_since: int = 0  # the record's length when its current user took the seat
 
     @property
     def label(self) -> str:

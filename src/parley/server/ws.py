@@ -1,4 +1,4 @@
-"""The WebSocket endpoint: `/ws/games/{id}?token=...&since=SEQ`.
+"""The WebSocket endpoint: `/ws/games/{id}?since=SEQ`, the token in the first message.
 
 Server → client: hello, game, timer, entries (with `revealed` entries when a step
 resolves), state, ack, error. Client → server (optional): act, say, draw, ping, each with
@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -18,36 +19,37 @@ from starlette.websockets import WebSocketState
 
 from parley.kernel import ParleyError
 
-from .errors import BadRequest, PayloadTooLarge, ServerError, status_and_body
+from .errors import BadRequest, PayloadTooLarge, ServerError, failure_body, status_and_body
 from .hub import Conn
 from .schemas import ActionIn, PressIn
 from .services import Services
+from .sockets import admitted, refuse
+from .text import check_servable, unservable_field
 from .views import viewer_of
 from .vocab import UserRecord
 
+log = logging.getLogger(__name__)
 router = APIRouter()
 CLOSE_GRACE_SECONDS = 2.0
 
 
-async def _refuse(ws: WebSocket, err: ServerError | ParleyError) -> None:
-    status, body = status_and_body(err)
-    await ws.send_text(_compact({"type": "error", **body}))
-    await ws.close(code=4000 + status, reason=body["error"])
-
-
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(
-    ws: WebSocket, game_id: str, token: str | None = None, since: int = 0, options: bool = True
-) -> None:
+async def game_socket(ws: WebSocket, game_id: str, since: int = 0, options: bool = True) -> None:
     services: Services = ws.app.state.services
-    await ws.accept()
+    async with admitted(ws, services) as user:
+        if user is not None:
+            await _serve(ws, services, user, game_id, since, options)
+
+
+async def _serve(
+    ws: WebSocket, services: Services, user: UserRecord, game_id: str, since: int, options: bool
+) -> None:
     try:
         if not 0 <= since <= 10**9:
             raise BadRequest("since is a sequence number, 0 or more")
-        user = await services.run(services.accounts.user_for, token)
         await services.run(services.tables.view, game_id, lambda live: viewer_of(live, user))
     except (ServerError, ParleyError) as err:
-        await _refuse(ws, err)
+        await refuse(ws, err)
         return
     limits = services.settings.limits
     conn = Conn(
@@ -108,6 +110,9 @@ async def _handle(services: Services, user: UserRecord, game_id: str, text: str)
         if not isinstance(message, dict):
             raise BadRequest("messages are JSON objects")
         request_id = message.pop("id", None)
+        if unservable_field(request_id) is not None:
+            request_id = None  # it could not be echoed back
+        check_servable(message)
         kind = message.pop("type", None)
         limits = services.settings.limits
         await services.limiter.hit(f"user:{user.id}", limits.rate_per_second, limits.rate_burst)
@@ -119,6 +124,9 @@ async def _handle(services: Services, user: UserRecord, game_id: str, text: str)
     except ValidationError as err:
         body = {"error": "invalid_request", "message": _first_problem(err)}
         return _compact({"type": "error", "id": request_id, **body})
+    except Exception:  # answered like HTTP's 500: honest about what was saved
+        log.exception("unexpected error on a WebSocket command in game %s", game_id)
+        return _compact({"type": "error", "id": request_id, **failure_body()})
 
 
 async def _command(

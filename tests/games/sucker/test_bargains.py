@@ -21,7 +21,8 @@ def test_a_bargain_is_agreed_when_every_addressee_accepts() -> None:
     assert state.bargains[1].accepted == {1} and not state.agreed
     with pytest.raises(IllegalAction, match="accepted bargain 1 already"):
         act(state, "blue", "accept 1")
-    with pytest.raises(IllegalAction, match="not put to Yellow"):
+    # To a player who is not party to it, the bargain does not exist.
+    with pytest.raises(IllegalAction, match="there is no open bargain 1"):
         act(state, "yellow", "accept 1")
     act(state, "green", "accept 1")
     assert state.bargains == {} and [b.id for b in state.agreed] == [1]

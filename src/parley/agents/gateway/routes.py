@@ -6,7 +6,8 @@
     POST /api/agents/games/{id}/decision               answer it (notation or option ids)
     GET  /api/agents/games/{id}/reasoning              the caller's own private reasoning
     GET  /api/agents/games/{id}/research               archive record + all reasoning (game over)
-    WS   /ws/agents/games/{id}?token=...               decisions pushed, answers sent back
+    WS   /ws/agents/games/{id}                          decisions pushed, answers sent back
+                                                       (first message: {"type": "auth", "token"})
 
 Joining, starting and leaving games use the server's lobby routes, as for anyone.
 """
@@ -25,10 +26,14 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from parley.kernel import ParleyError
-from parley.server.api.deps import GameId, LimitedUser, User, errors, limited_address
+from parley.server.api.deps import GameId, LimitedUser, ReadingUser, errors, limited_address
 from parley.server.errors import ServerError, status_and_body
 from parley.server.hub import Conn
+from parley.server.schemas import ErrorOut
 from parley.server.services import Services
+from parley.server.sockets import admitted, refuse
+from parley.server.text import check_servable, unservable_field
+from parley.server.vocab import UserRecord
 
 from .schemas import (
     AgentOut,
@@ -69,7 +74,7 @@ def register_agent(req: RegisterAgent, gw: GatewayDep) -> RegisteredOut:
 
 
 @router.get("/me", response_model=AgentOut, responses=errors(401))
-def me(gw: GatewayDep, user: User) -> AgentOut:
+def me(gw: GatewayDep, user: ReadingUser) -> AgentOut:
     return gw.profile(user)
 
 
@@ -84,7 +89,7 @@ def get_decision(game_id: GameId, gw: GatewayDep, user: LimitedUser) -> PendingO
 @router.post(
     "/games/{game_id}/decision",
     response_model=AnswerOut,
-    responses={**errors(400, 401, 403, 404, 409, 429), 422: {"model": AnswerOut}},
+    responses={**errors(400, 401, 403, 404, 409, 429), 422: {"model": AnswerOut | ErrorOut}},
 )
 def answer_decision(
     game_id: GameId, req: AnswerIn, gw: GatewayDep, user: LimitedUser
@@ -97,7 +102,7 @@ def answer_decision(
 
 
 @router.get("/games/{game_id}/reasoning", response_model=NotesOut, responses=errors(401, 403, 404))
-def my_reasoning(game_id: GameId, gw: GatewayDep, user: User) -> NotesOut:
+def my_reasoning(game_id: GameId, gw: GatewayDep, user: ReadingUser) -> NotesOut:
     """Your own private reasoning in this game (nobody else's)."""
     return gw.my_notes(user, game_id)
 
@@ -105,7 +110,7 @@ def my_reasoning(game_id: GameId, gw: GatewayDep, user: User) -> NotesOut:
 @router.get(
     "/games/{game_id}/research", response_model=ResearchOut, responses=errors(401, 403, 404, 409)
 )
-def research_export(game_id: GameId, gw: GatewayDep, user: User) -> ResearchOut:
+def research_export(game_id: GameId, gw: GatewayDep, user: ReadingUser) -> ResearchOut:
     """The archive record with every agent's reasoning and decisions, once the game is over."""
     return gw.research(user, game_id)
 
@@ -114,23 +119,26 @@ def research_export(game_id: GameId, gw: GatewayDep, user: User) -> ResearchOut:
 
 
 @socket_router.websocket("/ws/agents/games/{game_id}")
-async def agent_socket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+async def agent_socket(ws: WebSocket, game_id: str) -> None:
     """Pushes `{"type": "decision", ...}` whenever the seat owes one; takes `answer` messages.
 
-    Client → server: `{"type": "answer", "id": ..., <AnswerIn fields>}`, `{"type": "ping"}`.
+    Client → server: first `{"type": "auth", "token": ...}`, then `{"type": "answer", "id":
+    ..., <AnswerIn fields>}` or `{"type": "ping"}`.
     Server → client: `decision`, `result` (the AnswerOut, with the request's `id`), `over`
     (the game ended), `error`.
     """
     services: Services = ws.app.state.services
+    async with admitted(ws, services) as user:
+        if user is not None:
+            await _serve(ws, services, user, game_id)
+
+
+async def _serve(ws: WebSocket, services: Services, user: UserRecord, game_id: str) -> None:
     gw: Gateway = ws.app.state.gateway
-    await ws.accept()
     try:
-        user = await anyio.to_thread.run_sync(services.accounts.user_for, token)
         await anyio.to_thread.run_sync(gw.pending, user, game_id)  # checks membership
     except (ServerError, ParleyError) as err:
-        code, body = status_and_body(err)
-        await ws.send_text(json.dumps({"type": "error", **body}))
-        await ws.close(code=4000 + code)
+        await refuse(ws, err)
         return
     # The hub wakes this queue whenever the game changes; its messages are not forwarded.
     changes: asyncio.Queue[list[str] | None] = asyncio.Queue(maxsize=64)
@@ -188,6 +196,9 @@ async def _handle(gw: Gateway, user: Any, game_id: str, text: str) -> str:
         if not isinstance(message, dict):
             raise ValueError("not an object")
         request_id = message.pop("id", None)
+        if unservable_field(request_id) is not None:
+            request_id = None  # it could not be echoed back
+        check_servable(message)
         kind = message.pop("type", None)
         if kind == "ping":
             return json.dumps({"type": "pong", "id": request_id})

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from parley.server.schemas import PressIn, Username
+from parley.server.schemas import MultiLine, PressIn, Username
 
 MAX_REASONING_CHARS = 20_000
 
@@ -18,7 +18,7 @@ class Strict(BaseModel):
 class RegisterAgent(Strict):
     name: Username = Field(description="the agent's user name in games")
     password: Annotated[str, Field(min_length=8, max_length=256)] | None = None
-    description: Annotated[str, Field(max_length=2000)] = ""
+    description: Annotated[MultiLine, Field(max_length=2000)] = ""
     budget_seconds: Annotated[float, Field(gt=0)] | None = Field(
         default=None, description="time per decision; at most the gateway's own budget"
     )

@@ -239,10 +239,6 @@ class Gateway:
         """Play the agent's answer, or say why not; see the module docstring for the rules."""
         record = self._record(user, game_id, req.decision)
         now = self.clock.now()
-        if req.reasoning:
-            self.store.add_note(
-                Note(game_id, record.seat, record.state_id, user.id, now, req.reasoning)
-            )
         if record.status is DecisionStatus.OPEN and now > record.deadline:
             record = self._default(record, DecisionStatus.TIMED_OUT)
         if record.status is DecisionStatus.TIMED_OUT:
@@ -255,16 +251,20 @@ class Gateway:
             )
         if record.status is not DecisionStatus.OPEN:
             raise Conflict(f"decision {record.id} is closed ({record.status.value})")
-        for press in req.press:
-            self.services.play.press(user, game_id, press)
+        # A refused answer changes nothing: its press goes out in the same change as its
+        # action, and its reasoning is kept only once the action is in.
         try:
             action = self._action_in(user, game_id, record, req)
-            out = self.services.play.act(user, game_id, action)
+            out = self.services.play.act(user, game_id, action, req.press)
         except _INVALID as err:
             return self._refused(record, _error_json(err))
         except (StaleState, OutOfTurn) as err:
             self.store.save_decision(replace(record, status=DecisionStatus.GONE))
             raise Conflict(f"decision {record.id} is no longer current: {err.message}") from None
+        if req.reasoning:
+            self.store.add_note(
+                Note(game_id, record.seat, record.state_id, user.id, now, req.reasoning)
+            )
         played = out.entry.get("notation")
         self.store.save_decision(
             replace(

@@ -468,15 +468,16 @@ def _check_term(state: SuckerState, term: object, parties: set[int]) -> None:
         raise IllegalAction(f"{term!r} is not a promise")
 
 
-def _open(state: SuckerState, number: int) -> Bargain:
+def _known(state: SuckerState, seat: int, number: int) -> Bargain:
+    """An open bargain `seat` is party to; to anyone else it is as if there were none."""
     bargain = state.bargains.get(number)
-    if bargain is None:
+    if bargain is None or (seat != bargain.proposer and seat not in bargain.to):
         raise IllegalAction(f"there is no open bargain {number}")
     return bargain
 
 
 def _answerable(state: SuckerState, seat: int, number: int) -> Bargain:
-    bargain = _open(state, number)
+    bargain = _known(state, seat, number)
     if seat not in bargain.to:
         raise IllegalAction(f"bargain {number} was not put to {_who(state, seat)}")
     if seat in bargain.accepted:
@@ -505,7 +506,7 @@ def _reject(state: SuckerState, seat: int, action: Reject) -> None:
 
 
 def _withdraw(state: SuckerState, seat: int, action: Withdraw) -> None:
-    bargain = _open(state, action.bargain)
+    bargain = _known(state, seat, action.bargain)
     if bargain.proposer != seat:
         raise IllegalAction(f"only the proposer may withdraw bargain {bargain.id}")
     del state.bargains[bargain.id]

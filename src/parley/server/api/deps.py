@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..net import client_address
 from ..schemas import ErrorOut
 from ..services import Services
 from ..vocab import UserRecord
@@ -42,21 +43,33 @@ async def limited_user(
     return user
 
 
-async def limited_address(svc: ServicesDep, request: Request) -> None:
+async def reading_user(
+    svc: ServicesDep, user: Annotated[UserRecord, Depends(current_user)]
+) -> UserRecord:
+    """The caller, once their read budget allows one more read."""
     limits = svc.settings.limits
-    host = request.client.host if request.client else "unknown"
+    await svc.limiter.hit(f"read:{user.id}", limits.read_rate_per_second, limits.read_burst)
+    return user
+
+
+async def limited_address(svc: ServicesDep, request: Request) -> None:
+    """Sign-ups and log-ins, limited per client address (see `net.client_address`)."""
+    limits = svc.settings.limits
+    host = client_address(request.scope, svc.settings.trusted_proxies)
     await svc.limiter.hit(f"addr:{host}", limits.signup_rate_per_second, limits.signup_burst)
 
 
 User = Annotated[UserRecord, Depends(current_user)]
-LimitedUser = Annotated[UserRecord, Depends(limited_user)]
+LimitedUser = Annotated[UserRecord, Depends(limited_user)]  # changes: the request budget
+ReadingUser = Annotated[UserRecord, Depends(reading_user)]  # reads: the read budget
 GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the game's id")]
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI documentation of the error answers a route may give.
 
-    Every route may answer 400 (a body that is not JSON at all) and 422 (a request that
-    does not fit its schema), besides the ones it names.
+    Every route may answer 400 (a body that is not JSON, or text that is not valid Unicode),
+    413 (a body over the size limit), 422 (a request that does not fit its schema) and 429
+    (over a rate or read budget), besides the ones it names.
     """
-    return {status: {"model": ErrorOut} for status in sorted({*statuses, 400, 422})}
+    return {status: {"model": ErrorOut} for status in sorted({*statuses, 400, 413, 422, 429})}

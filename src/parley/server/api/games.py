@@ -14,11 +14,12 @@ from ..schemas import (
     GameListOut,
     GameOut,
     JoinGame,
+    OpenSeatIn,
     StartGame,
     TakeoverIn,
 )
 from ..vocab import GameStatus
-from .deps import GameId, LimitedUser, ServicesDep, User, errors
+from .deps import GameId, LimitedUser, ReadingUser, ServicesDep, errors
 
 router = APIRouter(prefix="/api/games", tags=["lobby"])
 
@@ -26,7 +27,7 @@ router = APIRouter(prefix="/api/games", tags=["lobby"])
 @router.get("", response_model=GameListOut, responses=errors(401))
 async def list_games(
     svc: ServicesDep,
-    user: User,
+    user: ReadingUser,
     status_: Annotated[list[GameStatus] | None, Query(alias="status", max_length=4)] = None,
     mine: bool = False,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
@@ -49,7 +50,7 @@ async def create_game(req: CreateGame, svc: ServicesDep, user: LimitedUser) -> G
 
 
 @router.get("/{game_id}", response_model=GameOut, responses=errors(401, 404))
-async def get_game(game_id: GameId, svc: ServicesDep, user: User) -> GameOut:
+async def get_game(game_id: GameId, svc: ServicesDep, user: ReadingUser) -> GameOut:
     return await svc.run(svc.lobby.get, user, game_id)
 
 
@@ -59,10 +60,11 @@ async def join_game(
 ) -> GameOut:
     """Join as a player (UC 10) or a spectator (UC 11); private games need the invite code.
 
-    A running game takes a new player into a seat whose player left.
+    A running game takes a new player only into a seat that is open to replacement: held by
+    a bot or in civil disorder, and opened by the host (or by the game's `replacements`).
     """
     req = req or JoinGame()
-    return await svc.run(svc.lobby.join, user, game_id, req.role, req.invite_code)
+    return await svc.run(svc.lobby.join, user, game_id, req.role, req.invite_code, req.seat)
 
 
 @router.post("/{game_id}/leave", response_model=GameOut, responses=errors(401, 404, 409, 429))
@@ -115,8 +117,25 @@ async def seat_to_bot(
     return await svc.run(svc.lobby.takeover, user, game_id, seat, req.bot)
 
 
+@router.post(
+    "/{game_id}/seats/{seat}/open",
+    response_model=GameOut,
+    responses=errors(400, 401, 403, 404, 409, 429),
+)
+async def open_seat(
+    game_id: GameId,
+    seat: Annotated[int, Path(ge=0, le=1000)],
+    svc: ServicesDep,
+    user: LimitedUser,
+    req: OpenSeatIn | None = None,
+) -> GameOut:
+    """The host opens a seat held by a bot or in civil disorder to a newcomer (or closes it)."""
+    req = req or OpenSeatIn()
+    return await svc.run(svc.lobby.open_seat, user, game_id, seat, req.open)
+
+
 @router.get("/{game_id}/events", response_model=EventsOut, responses=errors(401, 404))
-async def game_events(game_id: GameId, svc: ServicesDep, user: User) -> EventsOut:
+async def game_events(game_id: GameId, svc: ServicesDep, user: ReadingUser) -> EventsOut:
     """Server events beside the record: joins, starts, deadlines fired, seat changes."""
     events = await svc.run(svc.lobby.events, user, game_id)
     return EventsOut(events=[EventOut.model_validate(e) for e in events])

@@ -20,7 +20,7 @@ from ..schemas import (
     StateOut,
     StepsOut,
 )
-from .deps import GameId, LimitedUser, ServicesDep, User, errors
+from .deps import GameId, LimitedUser, ReadingUser, ServicesDep, errors
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 
@@ -29,7 +29,7 @@ router = APIRouter(prefix="/api/games", tags=["play"])
 async def get_state(
     game_id: GameId,
     svc: ServicesDep,
-    user: User,
+    user: ReadingUser,
     options: bool = True,
     text: bool = False,
     at: Annotated[int | None, Query(ge=0, le=10**9)] = None,
@@ -39,18 +39,24 @@ async def get_state(
     With `at`, the observation after the first `at` entries of the record, as you could
     see it then (see `/steps` for where each step of the game begins).
     """
+    if at is not None:  # an earlier point may need replaying: it takes more of the budget
+        limits = svc.settings.limits
+        extra = max(0.0, limits.past_read_cost - 1)
+        await svc.limiter.hit(
+            f"read:{user.id}", limits.read_rate_per_second, limits.read_burst, extra
+        )
     state = partial(svc.play.state, with_options=options, with_text=text, at=at)
     return await svc.run(state, user, game_id)
 
 
 @router.get("/{game_id}/steps", response_model=StepsOut, responses=errors(401, 403, 404))
-async def get_steps(game_id: GameId, svc: ServicesDep, user: User) -> StepsOut:
+async def get_steps(game_id: GameId, svc: ServicesDep, user: ReadingUser) -> StepsOut:
     """Where each step (phase, turn) of the record begins: its state id and first seq."""
     return await svc.run(svc.play.steps, user, game_id)
 
 
 @router.get("/{game_id}/options", response_model=OptionsOut, responses=errors(401, 403, 404, 409))
-async def get_options(game_id: GameId, svc: ServicesDep, user: User) -> OptionsOut:
+async def get_options(game_id: GameId, svc: ServicesDep, user: ReadingUser) -> OptionsOut:
     """The legal-options tree of your seat (leaves are actions in notation)."""
     return await svc.run(svc.play.options, user, game_id)
 
@@ -71,7 +77,7 @@ async def submit_action(
 async def get_history(
     game_id: GameId,
     svc: ServicesDep,
-    user: User,
+    user: ReadingUser,
     since: Annotated[int, Query(ge=0, le=10**9)] = 0,
     limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
 ) -> HistoryOut:
@@ -101,7 +107,7 @@ async def vote_draw(game_id: GameId, req: DrawIn, svc: ServicesDep, user: Limite
 async def get_record(
     game_id: GameId,
     svc: ServicesDep,
-    user: User,
+    user: ReadingUser,
     view: Literal["me", "archive"] = "me",
 ) -> RecordOut:
     """The game record as you may see it; `view=archive` (everything) once the game is over."""

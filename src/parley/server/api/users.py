@@ -9,7 +9,7 @@ from fastapi.security import HTTPAuthorizationCredentials
 
 from ..schemas import GameListOut, LogIn, OkOut, SessionOut, SignUp, UserOut
 from ..vocab import GameStatus, UserRecord
-from .deps import ServicesDep, User, bearer, errors, limited_address
+from .deps import ReadingUser, ServicesDep, User, bearer, errors, limited_address
 
 router = APIRouter(prefix="/api", tags=["users"])
 
@@ -56,12 +56,12 @@ async def log_out(
 
 
 @router.get("/me", response_model=UserOut, responses=errors(401))
-async def me(user: User) -> UserOut:
+async def me(user: ReadingUser) -> UserOut:
     return _user_out(user)
 
 
 @router.get("/me/games", response_model=GameListOut, responses=errors(401))
-async def my_games(svc: ServicesDep, user: User) -> GameListOut:
+async def my_games(svc: ServicesDep, user: ReadingUser) -> GameListOut:
     """The games you host, play or watch, newest first."""
     games = await svc.run(svc.lobby.find, user, list(GameStatus), True, 500, 0)
     return GameListOut(games=games)

@@ -24,7 +24,7 @@ def is_sqlite(url: str) -> bool:
 
 
 def make_engine(
-    url: str, *, sqlite_synchronous: str = "NORMAL", background_checkpoints: bool = False
+    url: str, *, sqlite_synchronous: str = "FULL", background_checkpoints: bool = False
 ) -> Engine:
     """An engine for `url`.
 

@@ -68,6 +68,7 @@ class Game(Base):
     disorder_after: Mapped[int] = mapped_column(Integer)
     bot_after: Mapped[int] = mapped_column(Integer)
     takeover_bot: Mapped[str] = mapped_column(String(32))
+    replacements: Mapped[str] = mapped_column(String(16), server_default="host")
     created_at: Mapped[float] = mapped_column(Double)
     started_at: Mapped[float | None] = mapped_column(Double)
     ended_at: Mapped[float | None] = mapped_column(Double)
@@ -89,6 +90,8 @@ class Member(Base):
     controller: Mapped[str] = mapped_column(String(16))
     missed: Mapped[int] = mapped_column(Integer)
     joined_at: Mapped[float] = mapped_column(Double)
+    open: Mapped[bool] = mapped_column(Boolean, server_default="0")  # open to a newcomer
+    seat_since: Mapped[int] = mapped_column(Integer, server_default="0")  # record length then
 
 
 class Entry(Base):

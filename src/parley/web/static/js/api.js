@@ -38,7 +38,8 @@ export const ROUTES = {
   // Province names and kinds of a Diplomacy map (for maps without drawn geometry). Not
   // served yet: the client then draws a schematic from the provinces it has seen.
   mapInfo: null,
-  socket: (id, since) => `/ws/games/${enc(id)}?since=${enc(since)}&options=true&token=${enc(session.token || "")}`,
+  // The token goes in the socket's first message, never in its address (addresses are logged).
+  socket: (id, since) => `/ws/games/${enc(id)}?since=${enc(since)}&options=true`,
 };
 
 /** The signed-in user and their bearer token, kept in this browser's local storage. */

@@ -232,13 +232,22 @@ export class GameView {
   async act(body) {
     const req = { ...body };
     if (this.state && req.state_id === undefined) req.state_id = this.state.state_id;
+    // The seat's revision: refused as stale if another tab changed the submission meanwhile.
+    if (this.state && req.revision === undefined && this.state.revision != null) req.revision = this.state.revision;
     try {
       const out = await api.act(this.gameId, req);
+      if (out && out.revision != null && this.state) this.state.revision = out.revision;
       if (!this.live || !this.live.connected) await this.fetchState().then(() => this.refresh("state"));
       return out;
     } catch (err) {
       if (err instanceof ApiError && err.code === "stale") {
-        toast("The game moved on before your action arrived; here is the new position.", "warn");
+        const elsewhere = err.body && err.body.revision !== undefined;
+        toast(
+          elsewhere
+            ? "Your submission was changed elsewhere (another tab?) before this one arrived; here it is as it stands."
+            : "The game moved on before your action arrived; here is the new position.",
+          "warn",
+        );
         await this.fetchState();
         this.refresh("state");
       } else {

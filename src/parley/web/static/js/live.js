@@ -1,7 +1,7 @@
 // The live connection to one game: a WebSocket that resumes from the last entry it saw
 // and reconnects by itself, with growing pauses, whenever the connection is lost.
 
-import { ROUTES } from "./api.js";
+import { ROUTES, session } from "./api.js";
 
 const PING_EVERY_MS = 20000;
 const SILENCE_LIMIT_MS = 45000;
@@ -74,6 +74,7 @@ export class LiveGame {
     this.ws = ws;
     let refused = null;
     ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "auth", token: session.token || "" }));
       this.attempt = 0;
       this.lastHeard = Date.now();
       this.handlers.status("open");
