@@ -87,7 +87,9 @@ def build_services(settings: Settings) -> Services:
         freshness_seconds=settings.cache_freshness_seconds,
         past_capacity=settings.cache_past,
     )
-    tables.automation = Automation(BotPool(), settings.automation_batch)
+    tables.automation = Automation(
+        BotPool(), settings.automation_batch, settings.limits.max_press_chars
+    )
     limiter: Limiter = MemoryLimiter()
     if settings.redis_url:
         from redis.asyncio import Redis
