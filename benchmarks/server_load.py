@@ -31,6 +31,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 PLAYERS = 4
+SATURATED = 0.85  # server CPU share above which the server, not the load, sets the pace
 
 
 @dataclass
@@ -340,7 +341,7 @@ def quantile(values: list[float], q: float) -> float:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    load_before = os.getloadavg()[0]
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         proc = start_server(port, Path(tmp) / "load.sqlite3", Path(tmp) / "server.log")
         sockets: list[ClientConnection] = []
@@ -425,7 +426,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_ms_per_action": round(server_cpu / max(1, stats.accepted) * ms, 2),
         "server_cpu_share": round(server_cpu / (elapsed + 1.0), 2),
         "client_cpu_share": round(client_cpu / (elapsed + 1.0), 2),
-        "load_average_before": load_before,
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "cores": os.cpu_count(),
+        "sqlite_synchronous": os.environ.get("PARLEY_SQLITE_SYNCHRONOUS", "FULL"),
     }
 
 
@@ -447,6 +451,20 @@ def main() -> None:
     gc.set_threshold(50_000, 20, 20)
     result = asyncio.run(run(args))
     print(json.dumps(result, indent=2))
+    # The figures of an overloaded server or machine describe the overload, not the server.
+    if result["server_cpu_share"] > SATURATED:
+        print(
+            f"WARNING: the server used {result['server_cpu_share']:.2f} of a core: it was "
+            "saturated, and its latency figures are those of an overloaded process",
+            file=sys.stderr,
+        )
+    busy = max(result["load_average_before"][0], result["load_average_after"][0])
+    if result["cores"] and busy > result["cores"]:
+        print(
+            f"WARNING: load average {busy:.2f} on {result['cores']} cores: the machine was "
+            "busy with other work, so every figure here is pessimistic",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":

@@ -70,3 +70,17 @@ def test_several_workers_need_redis() -> None:
     )
     assert done.returncode != 0
     assert "redis" in (done.stdout + done.stderr).lower()
+
+
+def test_several_workers_refuse_sqlite(tmp_path: Path) -> None:
+    command = "from parley.cli import main; main()"
+    url = f"sqlite:///{tmp_path / 'one.sqlite3'}"
+    done = subprocess.run(
+        [sys.executable, "-c", command, "serve", "--workers", "2", "--redis-url",
+         "redis://127.0.0.1:1/0", "--database-url", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "postgresql" in (done.stdout + done.stderr).lower()

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from .db.engine import is_sqlite
 from .settings import default_database_url
 
 
@@ -33,6 +34,14 @@ def serve(
     if workers > 1 and not redis_url:
         raise typer.BadParameter("several workers share live updates through --redis-url")
     url = database_url or os.environ.get("PARLEY_DATABASE_URL") or default_database_url()
+    if workers > 1 and is_sqlite(url):
+        # Each worker would cache games and write the one file on its own: writes would
+        # queue on SQLite's single lock and gain nothing, and deadlines, caches and rate
+        # limits would only be as consistent as Redis notices make them.
+        raise typer.BadParameter(
+            "several workers need PostgreSQL (--database-url postgresql://...): with SQLite "
+            "one process serves everything, its writes are serialised by the file's lock"
+        )
     os.environ["PARLEY_DATABASE_URL"] = url
     if redis_url:
         os.environ["PARLEY_REDIS_URL"] = redis_url
