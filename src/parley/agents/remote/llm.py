@@ -56,10 +56,16 @@ class Endpoint:
 
 
 def decision_text(pending: JSON) -> str:
-    """What the model reads for one decision."""
+    """What the model reads for one decision (richer when the gateway sends more)."""
     d = pending["decision"]
+    who = f"You are {d['seat_name']} (seat {d['seat']}) in {d['game']} game {d['game_id']}"
     lines = [
-        f"You are {d['seat_name']} (seat {d['seat']}) in {d['game']} game {d['game_id']}.",
+        f"{who}, playing as {d['player']}." if d.get("player") else f"{who}.",
+    ]
+    seats = d.get("observation", {}).get("seats")
+    if isinstance(seats, list) and seats:
+        lines.append("Seats: " + ", ".join(f"{i} {name}" for i, name in enumerate(seats)) + ".")
+    lines += [
         f"Decision: {d['kind']}. {d['prompt']}".strip(),
         f"Time left: {d['remaining_seconds']:.0f} s; answers left: {d['attempts_left']}.",
         "",
@@ -67,7 +73,16 @@ def decision_text(pending: JSON) -> str:
         d["text"],
         "",
     ]
-    press = pending.get("press_received") or []
+    step = d.get("last_step") or []
+    if step:
+        lines.append("Since your last decision:")
+        for entry in step:
+            what = entry.get("notation") or "(hidden until the step resolves)"
+            auto = " (default)" if entry.get("auto") else ""
+            lines.append(f"- {entry.get('by', 'seat ' + str(entry.get('seat')))}: {what}{auto}")
+        lines.append("")
+    # The gateway lists the messages itself; older servers leave it to the client.
+    press = d["messages"] if "messages" in d else pending.get("press_received") or []
     if press:
         lines.append("Messages you received since your last decision:")
         for msg in press:
@@ -80,6 +95,19 @@ def decision_text(pending: JSON) -> str:
             lines.append(f"- from {sender} to {to}: {msg['text']}")
     else:
         lines.append("No new messages.")
+    draw = d.get("draw")
+    if isinstance(draw, dict):
+        if draw.get("open"):
+            voted = ", ".join(str(s) for s in draw.get("voted", []))
+            mine = "you have voted" if draw.get("you_voted") else "you have not voted"
+            lines.append(f"A draw is proposed: seats {voted} have voted; {mine}.")
+        else:
+            lines.append("No draw is proposed (vote_draw with accept true proposes one).")
+        last = draw.get("last_decision")
+        if isinstance(last, dict):
+            lines.append(f"Last draw vote: {'agreed' if last.get('agreed') else 'rejected'}.")
+    if d.get("game_deadline") is not None:
+        lines.append(f"The game's step times out at {d['game_deadline']:.0f} (Unix seconds).")
     lines += ["", f"Notation: {d['notation_help']}"]
     composite = " (composite: one option per group)" if d["composite"] else ""
     lines.append(f"Legal actions{composite}, as `id: notation [group]`:")
