@@ -15,9 +15,9 @@ from tests.agents.toys import Marching
 from tests.kernel.toygames import Countdown
 
 from parley import games
-from parley.agents.gateway import DecisionStatus, Gateway, GatewayConfig, install
 from parley.server import Limits, Settings, create_app
 from parley.server.clock import ManualClock
+from parley.server.gateway import DecisionStatus, Gateway, GatewayConfig, install
 
 SECRET = "PRIVATE-REASONING-7f3a"
 

@@ -11,10 +11,10 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.agents.test_gateway import Server, server, toy_games
 
-from parley.agents.gateway import install
 from parley.agents.remote.llm import decision_text
 from parley.server import Limits, Settings, create_app
 from parley.server.clock import ManualClock
+from parley.server.gateway import install
 
 __all__ = ["server", "toy_games"]  # fixtures used here
 

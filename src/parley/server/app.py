@@ -173,7 +173,7 @@ def create_app_from_env() -> FastAPI:
     app = create_app(Settings.from_env())
     # The served app also carries the agent gateway; it builds on the server (not the other
     # way round), so it is composed here rather than inside `create_app`.
-    from parley.agents.gateway import install
+    from parley.server.gateway import install
 
     install(app)
     tune_gc()

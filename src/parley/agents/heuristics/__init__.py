@@ -15,7 +15,7 @@ from parley.kernel import Rules
 from parley.kernel.errors import BadOptions
 
 if TYPE_CHECKING:
-    from ..bots import Bot, BotFactory
+    from ..protocol import Bot, BotFactory
 
 _REGISTERED: dict[str, BotFactory] = {}
 

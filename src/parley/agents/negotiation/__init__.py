@@ -16,7 +16,7 @@ from parley.kernel import Match, Rules
 from parley.kernel.errors import BadOptions
 
 if TYPE_CHECKING:
-    from ..bots import Bot
+    from ..protocol import Bot
 
 POLICIES = ("honest", "opportunist")
 

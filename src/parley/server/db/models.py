@@ -156,7 +156,7 @@ class Event(Base):
     created_at: Mapped[float] = mapped_column(Double)
 
 
-# --- the agent gateway (`parley.agents.gateway`) ------------------------------------------
+# --- the agent gateway (`parley.server.gateway`) ------------------------------------------
 
 
 class Agent(Base):
