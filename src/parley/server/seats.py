@@ -17,6 +17,7 @@ from typing import Any
 from parley.agents import bots
 from parley.kernel import ActionEntry, Match, ParleyError, Rng, Rules, Viewer
 
+from . import talk
 from .errors import ServerError
 from .live import Txn
 from .press import check_press
@@ -35,6 +36,7 @@ class SeatMind:
     memory: dict[str, Any] = field(default_factory=dict)
     read: int = 0  # inbox shown up to here
     asked: int = -1  # the record's length when the seat was last asked out of turn
+    talked: tuple[int, int] = (-1, 0)  # the (step, negotiation round) it last talked in
 
 
 class BotPool:
@@ -86,6 +88,10 @@ class Automation:
         if match is None or txn.status is not GameStatus.ACTIVE:
             return
         self._accept_draws(txn)
+        if talk.open_rounds(txn):
+            self._negotiate(txn)  # press only: actions wait for the rounds to end
+            txn.automation_pending = False
+            return
         for _ in range(self.batch):
             if match.is_over:
                 return
@@ -126,6 +132,25 @@ class Automation:
             if member is None or member.controller is not Controller.HUMAN:
                 return seat
         return None
+
+    def _negotiate(self, txn: Txn) -> None:
+        """Ask each bot seat once per negotiation round for its press (its action waits)."""
+        match = txn.match
+        key = (match.state_id, talk.txn_round(txn))
+        for seat in sorted(match.rules.alive(match.state)):
+            member = txn.live.at_seat(seat)
+            if member is None or member.controller is not Controller.BOT:
+                continue
+            name = member.bot or txn.row.takeover_bot
+            mind = self.pool.mind(txn.row.id, seat, name)
+            if mind.talked == key:
+                continue
+            mind.talked = key
+            try:
+                bot = self.pool.get(name, txn.live.rules)
+                self._ask(txn, bot, name, mind, seat, owed=False, vote=False)
+            except Exception:  # a bot's bug must not stall the game
+                log.exception("bot %s failed to negotiate in game %s", name, txn.row.id)
 
     def _out_of_turn(self, txn: Txn) -> None:
         """Ask bots that act anytime whether to act now, once per change of the game."""
@@ -172,7 +197,15 @@ class Automation:
             txn.act_default(seat, actor=f"bot:{name}")
 
     def _ask(
-        self, txn: Txn, bot: bots.Bot, name: str, mind: SeatMind, seat: int, *, owed: bool
+        self,
+        txn: Txn,
+        bot: bots.Bot,
+        name: str,
+        mind: SeatMind,
+        seat: int,
+        *,
+        owed: bool,
+        vote: bool = True,
     ) -> Any:
         """The bot's action for `seat` (None: none now); its press and vote are recorded."""
         match = txn.match
@@ -194,7 +227,7 @@ class Automation:
             return answer
         for say in answer.press if mode is not PressMode.NONE else ():
             self._say(txn, name, seat, say)
-        if answer.draw is not None and not match.is_over:
+        if vote and answer.draw is not None and not match.is_over:
             self._vote(txn, seat, answer.draw)
         return answer.action
 
@@ -221,6 +254,7 @@ class Automation:
     def _say(self, txn: Txn, name: str, seat: int, say: bots.Say) -> None:
         """Send one message through the press rules people follow; drop what they forbid."""
         try:
+            talk.check_press(txn, seat)
             text, to, channel = check_press(
                 txn.row.press,
                 say.text,
@@ -268,6 +302,10 @@ def fire_deadline(txn: Txn, state_id: int, owner: str) -> list[int]:
     """
     match = txn.match
     if match.is_over or match.state_id != state_id:
+        return []
+    if on := talk.txn_round(txn):
+        talk.next_round(txn)  # a negotiation round ends: nobody owed anything in it
+        txn.event(EventKind.DEADLINE, state_id=state_id, seats=[], by=owner, round=on)
         return []
     defaulted: list[int] = []
     for seat in sorted(match.turn().owing):

@@ -17,12 +17,27 @@ from .schemas import (
     DeadlineOut,
     GameOut,
     LobbyPlayerOut,
+    NegotiationOut,
     SeatOut,
     StateOut,
     ViewerOut,
     YouOut,
 )
+from .talk import round_on
 from .vocab import Controller, GameStatus, MemberRecord, Replacements, Role, UserRecord
+
+
+def negotiation_out(live: LiveGame) -> NegotiationOut | None:
+    """The game's negotiation rounds and the round on now; None for games without."""
+    row = live.row
+    if row.talk_rounds == 0:
+        return None
+    return NegotiationOut(
+        rounds=row.talk_rounds,
+        messages=row.talk_messages,
+        seconds=row.talk_seconds,
+        round=round_on(live),
+    )
 
 
 def viewer_of(live: LiveGame, user: UserRecord | None) -> Viewer:
@@ -160,6 +175,7 @@ def game_out(live: LiveGame, now: float, user: UserRecord | None = None) -> Game
         disorder_after=row.disorder_after,
         bot_after=row.bot_after,
         replacements=row.replacements,
+        negotiation=negotiation_out(live),
         created_at=row.created_at,
         started_at=row.started_at,
         ended_at=row.ended_at,

@@ -92,8 +92,19 @@ class PendingOut(BaseModel):
 
     pending: bool
     decision: DecisionOut | None = None
-    status: str = Field(description="game status, or 'waiting' while others decide")
+    status: str = Field(
+        description="game status, 'waiting' while others decide, or 'negotiating' while a "
+        "negotiation round is on (press only)"
+    )
     outcome: dict[str, JsonValue] | None = None
+    negotiation: dict[str, JsonValue] | None = Field(
+        default=None,
+        description="while negotiating: round, rounds, messages_left, ends_at (Unix seconds)",
+    )
+    messages: list[dict[str, JsonValue]] | None = Field(
+        default=None,
+        description="while negotiating: the messages received since your previous decision",
+    )
 
 
 class AnswerIn(Strict):

@@ -37,6 +37,7 @@ from parley.kernel import (
     OutOfTurn,
     StaleState,
 )
+from parley.server import talk
 from parley.server.errors import BadRequest, Conflict, Forbidden, NotFound, ServerError
 from parley.server.live import LiveGame, Txn
 from parley.server.play import seat_member
@@ -110,6 +111,7 @@ class _Seen:
     last_step: tuple[dict[str, Any], ...] = ()
     draw: dict[str, Any] | None = None
     game_deadline: float | None = None
+    negotiation: dict[str, Any] | None = None
 
 
 class Gateway:
@@ -185,10 +187,24 @@ class Gateway:
             observation = match.observe(viewer)
             turn = match.turn()
             owed = next((o for o in turn.owed if o.seat == seat), None)
+            on = talk.round_on(live)
+            negotiation = (
+                {
+                    "round": on,
+                    "rounds": live.row.talk_rounds,
+                    "messages_left": talk.messages_left(match, seat, live.row.talk_messages),
+                    "ends_at": live.deadline.due_at if live.deadline is not None else None,
+                    "how": "send press (POST /api/games/{id}/press); actions open after the "
+                    "last round",
+                }
+                if on
+                else None
+            )
             owes = (
                 owed is not None
                 and live.row.status is GameStatus.ACTIVE
                 and member.controller is Controller.HUMAN
+                and not on
             )
             tree = live.rules.options_tree(match.state, seat) if owes else None
             names = match.seat_names()
@@ -220,6 +236,7 @@ class Gateway:
                 composite=bool(tree is not None and tree.each),
                 outcome=live.row.outcome,
                 player=user.username,
+                negotiation=negotiation,
                 messages=messages,
                 last_step=last_step,
                 draw=_draw_status(match, seat, recent),
@@ -238,7 +255,15 @@ class Gateway:
         seen = self._look(user, game_id)
         if not seen.owes or seen.seat is None or seen.tree is None:
             status = seen.status.value if seen.status is not GameStatus.ACTIVE else "waiting"
-            return PendingOut(pending=False, status=status, outcome=seen.outcome)
+            if seen.negotiation is not None:
+                status = "negotiating"
+            return PendingOut(
+                pending=False,
+                status=status,
+                outcome=seen.outcome,
+                negotiation=seen.negotiation,
+                messages=list(seen.messages) if seen.negotiation is not None else None,
+            )
         record = self.store.decision(game_id, seat := seen.seat, seen.state_id)
         now = self.clock.now()
         if record is None:
