@@ -7,7 +7,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, and_, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -25,6 +37,39 @@ from .vocab import (
     Role,
     UserRecord,
 )
+
+
+class Prepared:
+    """A Core statement compiled once per dialect and run as the driver's own SQL.
+
+    On the hot path (every action) SQLAlchemy's per-execution work (cache keys, parameter
+    processing) cost more than the statements themselves. Only for statements whose
+    parameters need no type processing (plain numbers, strings, None).
+    """
+
+    def __init__(self, statement: Any) -> None:
+        self.statement = statement
+        self._compiled: dict[str, tuple[str, tuple[str, ...] | None]] = {}
+
+    def _sql(self, conn: Connection) -> tuple[str, tuple[str, ...] | None]:
+        dialect = conn.dialect
+        found = self._compiled.get(dialect.name)
+        if found is None:
+            compiled = self.statement.compile(dialect=dialect)
+            order = tuple(compiled.positiontup or ()) if compiled.positional else None
+            found = self._compiled[dialect.name] = (str(compiled), order)
+        return found
+
+    def run(self, conn: Connection, params: dict[str, Any]) -> Any:
+        sql, order = self._sql(conn)
+        return conn.exec_driver_sql(sql, tuple(params[k] for k in order) if order else params)
+
+    def run_many(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> None:
+        sql, order = self._sql(conn)
+        if order:
+            conn.exec_driver_sql(sql, [tuple(r[k] for k in order) for r in rows])
+        else:
+            conn.exec_driver_sql(sql, list(rows))
 
 
 class StaleWrite(Exception):
@@ -97,11 +142,20 @@ def user_with_password(s: Session, username: str) -> tuple[UserRecord, str | Non
     return None if row is None else (_user(row), row.password_hash)
 
 
+_USERS = cast(Table, User.__table__)
+_TOKENS = cast(Table, Token.__table__)
+_USER_BY_TOKEN = Prepared(
+    select(_USERS.c.id, _USERS.c.username, _USERS.c.password_hash, _USERS.c.created_at)
+    .join(_TOKENS, _TOKENS.c.user_id == _USERS.c.id)
+    .where(_TOKENS.c.token_hash == bindparam("token_hash"))
+)
+
+
 def user_by_token(s: Session, token_hash: str) -> UserRecord | None:
-    row = s.scalar(
-        select(User).join(Token, Token.user_id == User.id).where(Token.token_hash == token_hash)
-    )
-    return None if row is None else _user(row)
+    row = _USER_BY_TOKEN.run(s.connection(), {"token_hash": token_hash}).first()
+    if row is None:
+        return None
+    return UserRecord(int(row[0]), str(row[1]), row[2] is not None, float(row[3]))
 
 
 def insert_token(s: Session, token_hash: str, user_id: int, now: float) -> None:
@@ -214,9 +268,28 @@ ENTRIES = cast(Table, Entry.__table__)
 DEADLINES = cast(Table, Deadline.__table__)
 
 
+_GAME_VERSION = Prepared(select(GAMES.c.version).where(GAMES.c.id == bindparam("game_id")))
+
+
 def game_version(s: Session, game_id: str) -> int | None:
-    version = s.connection().execute(select(GAMES.c.version).where(GAMES.c.id == game_id)).scalar()
+    version = _GAME_VERSION.run(s.connection(), {"game_id": game_id}).scalar()
     return None if version is None else int(version)
+
+
+_PLAIN_GAME_FIELDS = frozenset({"status", "seq", "started_at", "ended_at", "name", "description"})
+_BUMPS: dict[frozenset[str], Prepared] = {}
+
+
+def _bump(fields: frozenset[str]) -> Prepared:
+    """The conditional UPDATE setting `fields`, made once per set of fields."""
+    found = _BUMPS.get(fields)
+    if found is None:
+        found = _BUMPS[fields] = Prepared(
+            update(GAMES)
+            .where(GAMES.c.id == bindparam("g_id"), GAMES.c.version == bindparam("g_expected"))
+            .values(version=bindparam("g_version"), **{f: bindparam(f"v_{f}") for f in fields})
+        )
+    return found
 
 
 def bump_game(s: Session, game_id: str, expected_version: int, **changes: Any) -> None:
@@ -227,11 +300,16 @@ def bump_game(s: Session, game_id: str, expected_version: int, **changes: Any) -
     values = {k: (v.value if isinstance(v, GameStatus) else v) for k, v in changes.items()}
     if "players" in values:
         values["players"] = list(values["players"])
-    result = s.connection().execute(
-        update(GAMES)
-        .where(GAMES.c.id == game_id, GAMES.c.version == expected_version)
-        .values(version=expected_version + 1, **values)
-    )
+    if values.keys() <= _PLAIN_GAME_FIELDS:  # every action: plain values, the fast path
+        params = {f"v_{k}": v for k, v in values.items()}
+        params.update(g_id=game_id, g_expected=expected_version, g_version=expected_version + 1)
+        result = _bump(frozenset(values)).run(s.connection(), params)
+    else:  # JSON columns (players, outcome) need SQLAlchemy's type processing
+        result = s.connection().execute(
+            update(GAMES)
+            .where(GAMES.c.id == game_id, GAMES.c.version == expected_version)
+            .values(version=expected_version + 1, **values)
+        )
     if result.rowcount != 1:
         raise StaleWrite(game_id)
 
@@ -385,7 +463,15 @@ def insert_entries(s: Session, game_id: str, rows: Iterable[EntryRow]) -> None:
         for r in rows
     ]
     if values:
-        s.connection().execute(insert(ENTRIES), values)
+        _INSERT_ENTRY.run_many(s.connection(), values)
+
+
+_INSERT_ENTRY = Prepared(
+    insert(ENTRIES).values(
+        {c: bindparam(c) for c in ("game_id", "seq", "kind", "data", "actor", "state_id")}
+        | {"created_at": bindparam("created_at")}
+    )
+)
 
 
 def entries(s: Session, game_id: str, since: int = 0, until: int | None = None) -> list[EntryRow]:
@@ -451,10 +537,19 @@ def set_deadline(
         "claim_until": None,
     }
     conn = s.connection()
-    result = conn.execute(update(DEADLINES).where(DEADLINES.c.game_id == game_id).values(**values))
+    result = _UPDATE_DEADLINE.run(conn, {"d_game_id": game_id, **values})
     if result.rowcount == 0:
         conn.execute(insert(DEADLINES).values(game_id=game_id, **values))
     return DeadlineRecord(game_id, state_id, due_at, wake_at, None, None)
+
+
+_UPDATE_DEADLINE = Prepared(
+    update(DEADLINES)
+    .where(DEADLINES.c.game_id == bindparam("d_game_id"))
+    .values(
+        {c: bindparam(c) for c in ("state_id", "due_at", "wake_at", "claimed_by", "claim_until")}
+    )
+)
 
 
 def deadlines_of(s: Session, game_ids: Sequence[str]) -> dict[str, DeadlineRecord]:
