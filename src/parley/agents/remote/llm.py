@@ -7,7 +7,9 @@ answers with tools: `send_press` and `vote_draw` as often as it likes, then
 `submit_action`. Its words beside the call are kept as private reasoning. An answer the
 gateway refuses is shown to the model with the reason, and it tries again; when the
 gateway's attempts run out, the gateway plays the seat's default action. A model that
-answers nonsense therefore costs the seat its choice, never the game.
+answers nonsense therefore costs the seat its choice, never the game. In a game with
+negotiation rounds the model gets one turn per round with `send_press` and `vote_draw`
+only, shown the round, its messages left and the messages it received.
 """
 
 from __future__ import annotations
@@ -83,18 +85,7 @@ def decision_text(pending: JSON) -> str:
         lines.append("")
     # The gateway lists the messages itself; older servers leave it to the client.
     press = d["messages"] if "messages" in d else pending.get("press_received") or []
-    if press:
-        lines.append("Messages you received since your last decision:")
-        for msg in press:
-            sender = "the table" if msg.get("seat") is None else f"seat {msg['seat']}"
-            to = (
-                "everyone"
-                if msg.get("to") is None
-                else "seats " + ", ".join(str(s) for s in msg["to"])
-            )
-            lines.append(f"- from {sender} to {to}: {msg['text']}")
-    else:
-        lines.append("No new messages.")
+    lines += _message_lines(press)
     draw = d.get("draw")
     if isinstance(draw, dict):
         if draw.get("open"):
@@ -115,6 +106,29 @@ def decision_text(pending: JSON) -> str:
     return "\n".join(lines)
 
 
+def _message_lines(press: list[JSON]) -> list[str]:
+    if not press:
+        return ["No new messages."]
+    lines = ["Messages you received since your last decision:"]
+    for msg in press:
+        sender = "the table" if msg.get("seat") is None else f"seat {msg['seat']}"
+        to = "everyone" if msg.get("to") is None else "seats " + ", ".join(map(str, msg["to"]))
+        lines.append(f"- from {sender} to {to}: {msg['text']}")
+    return lines
+
+
+def negotiation_text(pending: JSON) -> str:
+    """What the model reads in a negotiation round (press only; orders come later)."""
+    n = pending.get("negotiation") or {}
+    lines = [
+        f"Negotiation round {n.get('round')} of {n.get('rounds')}: talk now, order later.",
+        f"You may send {n.get('messages_left')} more message(s) in this round "
+        "with send_press; actions open after the last round.",
+        "",
+    ]
+    return "\n".join(lines + _message_lines(pending.get("messages") or []))
+
+
 @dataclass
 class LLMPlayer:
     """Plays one seat with a chat model; `http` reaches the model endpoint."""
@@ -126,9 +140,34 @@ class LLMPlayer:
     poll_seconds: float = 1.0
     wait: Callable[[float], Awaitable[None]] = asyncio.sleep
     inbox: Inbox = field(default_factory=Inbox)
+    talked: dict[str, Any] = field(default_factory=dict)  # game id → the last round talked in
 
     def __post_init__(self) -> None:
         self.server = build_server(self.client, self.inbox)
+
+    async def negotiate(self, game_id: str, pending: JSON) -> int:
+        """One model turn in a negotiation round: its press is sent; how many tool calls."""
+        tools = await openai_tools(self.server, {"send_press", "vote_draw"})
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": negotiation_text(pending)},
+        ]
+        try:
+            message = (await self.chat(messages, tools))["choices"][0]["message"]
+        except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError):
+            return 0  # a silent round costs nothing
+        calls = message.get("tool_calls") or []
+        for tool_call in calls:
+            function = tool_call.get("function") or {}
+            if function.get("name") not in ("send_press", "vote_draw"):
+                continue
+            try:
+                args = json.loads(function.get("arguments") or "{}")
+            except ValueError:
+                continue
+            if isinstance(args, dict):
+                await call(self.server, function["name"], {**args, "game_id": game_id})
+        return len(calls)
 
     async def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> JSON:
         headers = {"Authorization": f"Bearer {self.endpoint.api_key}"}
@@ -220,6 +259,12 @@ class LLMPlayer:
             if not pending.get("pending"):
                 if pending.get("status") in ("finished", "closed"):
                     return pending
+                if pending.get("status") == "negotiating":
+                    n = pending.get("negotiation") or {}
+                    key = (n.get("round"), n.get("ends_at"))
+                    if self.talked.get(game_id) != key:  # once per round
+                        self.talked[game_id] = key
+                        await self.negotiate(game_id, pending)
                 await self.wait(self.poll_seconds)
                 continue
             last = await self.decide(game_id, pending)
