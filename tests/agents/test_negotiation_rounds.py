@@ -49,8 +49,10 @@ def test_rounds_of_press_then_orders_for_people_agents_and_bots(server: Server) 
 
     # Round 1: nobody may act; everyone may talk, twice.
     state = server.call("GET", f"/api/games/{gid}/state", host)
+    assert (state["owes"], state["can_act"], state["options"]) == (False, False, None)
+    assert state["negotiation"]["round"] == 1
     refused = server.call(
-        "POST", f"/api/games/{gid}/actions", host, 409, json={"parts": holds(state)}
+        "POST", f"/api/games/{gid}/actions", host, 409, json={"parts": ["A PAR H"]}
     )
     assert refused["error"] == "negotiating"
     waiting = server.decision(agent, gid)

@@ -274,6 +274,11 @@ class StateOut(BaseModel):
     )
     deadline: DeadlineOut | None
     text: str | None = Field(default=None, description="a plain-text rendering, on request")
+    negotiation: NegotiationOut | None = Field(
+        default=None,
+        description="games with negotiation rounds: the round on now (while one is, nobody "
+        "can act and press has a quota)",
+    )
     at: int | None = Field(
         default=None, description="set when this is an earlier point of the game (`?at=`)"
     )

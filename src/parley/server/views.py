@@ -203,7 +203,8 @@ def state_dict(
     observation = match.observe(viewer)
     seat = viewer.seat
     turn = match.turn()
-    can_act = seat is not None and turn.can_act(seat) and not live.row.status.over
+    talking = round_on(live) > 0  # a negotiation round: press only, nobody acts
+    can_act = seat is not None and turn.can_act(seat) and not live.row.status.over and not talking
     options: dict[str, Any] | None = None
     if with_options and can_act and seat is not None:
         options = live.rules.options_tree(match.state, seat).to_json()
@@ -215,11 +216,14 @@ def state_dict(
         "seq": match.seq,
         "observation": observation,
         "can_act": can_act,
-        "owes": seat is not None and seat in turn.owing,
+        "owes": seat is not None and seat in turn.owing and not talking,
         "revision": None if seat is None else live.revision(seat),
         "options": options,
         "deadline": deadline,
         "text": live.rules.render(observation["view"]) if with_text else None,
+        "negotiation": (
+            None if (talk := negotiation_out(live)) is None else talk.model_dump(mode="json")
+        ),
     }
 
 
