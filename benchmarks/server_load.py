@@ -109,10 +109,12 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(port: int, database: Path, log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, database_url: str, log: Path, workers: int = 1, redis_url: str | None = None
+) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
-        "PARLEY_DATABASE_URL": f"sqlite:///{database}",
+        "PARLEY_DATABASE_URL": database_url,
         "PARLEY_RATE": "100000",
         "PARLEY_SIGNUP_RATE": "100000",
         "PARLEY_READ_RATE_PER_SECOND": "100000",
@@ -120,6 +122,9 @@ def start_server(port: int, database: Path, log: Path) -> subprocess.Popen[bytes
         "PARLEY_WS_OPEN_BURST": "100000",
         "PARLEY_SCHEDULER_POLL": "1",
     }
+    if redis_url:
+        env["PARLEY_REDIS_URL"] = redis_url
+        env["PARLEY_REDIS_PREFIX"] = f"parley-load-{port}:"
     command = [
         sys.executable,
         "-m",
@@ -140,6 +145,8 @@ def start_server(port: int, database: Path, log: Path) -> subprocess.Popen[bytes
         "httptools",
         "--backlog",
         "4096",
+        "--workers",
+        str(workers),
     ]
     if os.environ.get("PARLEY_LOAD_SERVER_CMD"):  # e.g. a profiling wrapper
         command = [*os.environ["PARLEY_LOAD_SERVER_CMD"].split(), str(port)]
@@ -326,9 +333,36 @@ async def drive(
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time of a process and its children (worker processes) so far."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a process that just ended
+        if stat.parent.name == str(pid) or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+@contextlib.contextmanager
+def database(args: argparse.Namespace, folder: str) -> Any:
+    """A fresh database for one run: a SQLite file, or a new PostgreSQL schema."""
+    if not args.postgres_url:
+        yield f"sqlite:///{Path(folder) / 'load.sqlite3'}"
+        return
+    import psycopg
+
+    schema = f"parley_load_{os.getpid()}_{random.randrange(1 << 30)}"
+    dsn = args.postgres_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    sep = "&" if "?" in args.postgres_url else "?"
+    try:
+        yield f"{args.postgres_url}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -342,8 +376,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = start_server(port, Path(tmp) / "load.sqlite3", Path(tmp) / "server.log")
+    with tempfile.TemporaryDirectory() as tmp, database(args, tmp) as database_url:
+        proc = start_server(
+            port, database_url, Path(tmp) / "server.log", args.workers, args.redis_url
+        )
         sockets: list[ClientConnection] = []
         listeners: list[asyncio.Task[None]] = []
         try:
@@ -402,6 +438,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "games": len(games),
         "target_rate": args.rate,
         "submit": args.submit,
+        "workers": args.workers,
+        "database": "postgresql" if args.postgres_url else "sqlite",
         "seconds": round(elapsed, 1),
         "setup_seconds": round(setup_s, 1),
         "connect_seconds": round(connect_s, 1),
@@ -429,7 +467,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
         "cores": os.cpu_count(),
-        "sqlite_synchronous": os.environ.get("PARLEY_SQLITE_SYNCHRONOUS", "FULL"),
+        "sqlite_synchronous": None
+        if args.postgres_url
+        else os.environ.get("PARLEY_SQLITE_SYNCHRONOUS", "FULL"),
     }
 
 
@@ -442,9 +482,37 @@ def main() -> None:
     parser.add_argument(
         "--submit", choices=["http", "ws"], default="http", help="how moves are sent"
     )
+    parser.add_argument(
+        "--workers",
+        default="1",
+        help="server processes; a list (1,2,4) runs the benchmark once for each, side by side",
+    )
+    parser.add_argument("--postgres-url", help="PostgreSQL (a fresh schema per run) for workers")
+    parser.add_argument("--redis-url", help="Redis, needed by several workers")
     args = parser.parse_args()
     if args.clients > 5000 or args.seconds > 120 or args.rate > 2000:
         raise SystemExit("bounded: at most 5000 clients, 120 s and 2000 actions/s")
+    counts = [int(n) for n in str(args.workers).split(",")]
+    if max(counts) > 1 and not (args.postgres_url and args.redis_url):
+        raise SystemExit("several workers need --postgres-url and --redis-url")
+    if len(counts) > 1:
+        rows = []
+        for n in counts:
+            args.workers = n
+            result = asyncio.run(run(args))
+            rows.append(result)
+            print(json.dumps(result), flush=True)
+        print("workers  moves/s  p50 ms  p99 ms  CPU/move ms  CPU cores  load before->after")
+        for r in rows:
+            lat = r["latency_ms"]
+            print(
+                f"{r['workers']:>7}  {r['actions_per_second']:>7}  {lat['p50']:>6}  "
+                f"{lat['p99']:>6}  {r['server_cpu_ms_per_action']:>11}  "
+                f"{r['server_cpu_share']:>9}  {r['load_average_before'][0]} -> "
+                f"{r['load_average_after'][0]}"
+            )
+        return
+    args.workers = counts[0]
     # The load generator holds a thousand connections: keep the cycle collector's full
     # passes out of the measured latencies (the server process does the same).
     gc.freeze()
@@ -452,9 +520,10 @@ def main() -> None:
     result = asyncio.run(run(args))
     print(json.dumps(result, indent=2))
     # The figures of an overloaded server or machine describe the overload, not the server.
-    if result["server_cpu_share"] > SATURATED:
+    if result["server_cpu_share"] > SATURATED * result["workers"]:
         print(
-            f"WARNING: the server used {result['server_cpu_share']:.2f} of a core: it was "
+            f"WARNING: the server used {result['server_cpu_share']:.2f} cores with "
+            f"{result['workers']} process(es): it was "
             "saturated, and its latency figures are those of an overloaded process",
             file=sys.stderr,
         )

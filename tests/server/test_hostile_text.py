@@ -77,11 +77,13 @@ def test_hostile_text_is_stored_as_written_or_refused_and_every_view_reads_back(
         "password",
     )
     relog = httpx.post(
-        live.url + "/api/sessions", json={"username": "host", "password": "pw " + HOSTILE}
+        live.url + "/api/sessions",
+        json={"username": "host", "password": "pw " + HOSTILE},
+        timeout=WAIT,
     )
     assert relog.status_code == 200, relog.text
     agent_body = {"name": "agent", "description": HOSTILE}
-    registered = httpx.post(live.url + "/api/agents", json=agent_body)
+    registered = httpx.post(live.url + "/api/agents", json=agent_body, timeout=WAIT)
     assert registered.status_code == 201, registered.text
     agent = Client(live.url, "agent", token=registered.json()["token"])
     _refused(

@@ -135,6 +135,7 @@ def test_forwarded_addresses_count_only_from_trusted_proxies(
                 server.url + "/api/users",
                 json={"username": f"{prefix}{i}"},
                 headers={"X-Forwarded-For": f"10.0.0.{i}"},
+                timeout=WAIT,
             ).status_code
             for i in range(4)
         ]

@@ -68,7 +68,12 @@ def build_services(settings: Settings) -> Services:
         background_checkpoints=True,
     )
     inline = settings.inline_store
-    runner = Runner(is_sqlite(settings.database_url) if inline is None else inline)
+    if inline is None:
+        # SQLite without a sync per commit never waits: inline. With FULL (the default) each
+        # commit waits for the disk, and that wait must not hold up the event loop.
+        lazy = settings.sqlite_synchronous.upper() in ("OFF", "NORMAL")
+        inline = is_sqlite(settings.database_url) and lazy
+    runner = Runner(inline)
     if settings.migrate:
         upgrade(engine)
     db = Store(engine)

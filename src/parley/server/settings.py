@@ -72,7 +72,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()  # addresses/networks whose X-Forwarded-For is believed
     static_dir: Path | None = None  # the web client; None: the packaged one if present
     migrate: bool = True
-    inline_store: bool | None = None  # run store work in the event loop; None: for SQLite
+    inline_store: bool | None = None  # store work in the event loop; None: SQLite without FULL
 
     @staticmethod
     def from_env() -> Settings:
