@@ -118,3 +118,30 @@ def test_anytime_bots_are_asked_once_per_change(
     assert len(probe.asked) == 3
     texts = [e["text"] for e in bot_press(host, gid, me)]
     assert texts == ["my bid is in", "heard 1"]
+
+
+class Proposer:
+    """A bot that bids and proposes a draw with it."""
+
+    name = "proposer"
+
+    def choose(self, decision: bots.Decision) -> Any:
+        return bots.Reply(Bid(2), draw=True)
+
+
+@pytest.fixture
+def proposer() -> Iterator[None]:
+    bots.register_bot("proposer", lambda rules: Proposer())
+    yield
+    bots._FACTORIES.pop("proposer")
+
+
+def test_a_bots_draw_vote_is_cast(live: LiveServer, users: Users, proposer: None) -> None:
+    host = users("host")
+    gid = host.post("/api/games", {"game": "sealed-bids", "seats": 2}, expect=201)["id"]
+    game = host.post(f"/api/games/{gid}/start", {"fill_with": "proposer"})
+    bot_seat = next(s["seat"] for s in game["seats"] if s["player"] != "host")
+    votes = [e for e in host.get(f"/api/games/{gid}/history")["entries"] if e["type"] == "vote"]
+    assert [v["seat"] for v in votes] == [bot_seat]  # its proposal, beside its bid
+    host.post(f"/api/games/{gid}/draw", {"accept": True})
+    assert host.get(f"/api/games/{gid}")["status"] == "finished"
