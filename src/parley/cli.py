@@ -152,7 +152,7 @@ from parley.agents.arena.cli import arena_command  # noqa: E402
 
 app.command("arena")(arena_command)
 
-from parley.agents.export_cli import export_command  # noqa: E402
+from parley.export_cli import export_command  # noqa: E402
 
 app.command("export")(export_command)
 

@@ -23,12 +23,12 @@ from parley.agents.export import (
     decisions,
     read_decisions,
     records_in,
-    records_in_database,
     write_decisions,
 )
 from parley.cli import app
 from parley.kernel import Match, RecordError, Rng, Viewer, apply_entry, replay
 from parley.kernel.conformance import random_step
+from parley.server.export import records_in_database
 
 SUCKER = games.find("sucker")
 DIPLOMACY = games.find("diplomacy")
@@ -281,11 +281,11 @@ def test_cli_exports_a_folder_and_stdout(tmp_path: Path) -> None:
 def test_a_server_database_exports_with_its_agents_notes(tmp_path: Path) -> None:
     from sqlalchemy.orm import Session
 
-    from parley.agents.gateway.sqlstore import SqlStore
-    from parley.agents.gateway.store import Note
     from parley.server import store as db
     from parley.server.db.engine import make_engine
     from parley.server.db.migrate import upgrade
+    from parley.server.gateway.sqlstore import SqlStore
+    from parley.server.gateway.store import Note
     from parley.server.vocab import GameRecord, GameStatus, PressMode
 
     url = f"sqlite:///{tmp_path / 'parley.db'}"

@@ -15,9 +15,9 @@ from tests.agents.toys import Marching
 from tests.kernel.toygames import Countdown
 
 from parley import games
-from parley.agents.gateway import DecisionStatus, Gateway, GatewayConfig, install
 from parley.server import Limits, Settings, create_app
 from parley.server.clock import ManualClock
+from parley.server.gateway import DecisionStatus, Gateway, GatewayConfig, install
 
 SECRET = "PRIVATE-REASONING-7f3a"
 
@@ -265,7 +265,14 @@ def test_the_example_agent_plays_a_whole_game(server: Server) -> None:
     server.call("GET", f"/api/agents/games/{gid}/decision", outsider, 403)
     server.call("POST", f"/api/games/{gid}/join", token, json={"role": "player"})
     lobby = server.decision(token, gid)
-    assert lobby == {"pending": False, "decision": None, "status": "lobby", "outcome": None}
+    assert lobby == {
+        "pending": False,
+        "decision": None,
+        "status": "lobby",
+        "outcome": None,
+        "negotiation": None,
+        "messages": None,
+    }
     server.call(
         "POST",
         f"/api/games/{gid}/bots",

@@ -15,7 +15,10 @@ from tests.server import conftest as server_fixtures
 from tests.server.conftest import make_settings
 
 from parley import games
-from parley.agents.gateway import (
+from parley.server import Limits, Settings, create_app
+from parley.server.app import build_services
+from parley.server.clock import ManualClock
+from parley.server.gateway import (
     DecisionStatus,
     GatewayConfig,
     GatewayStore,
@@ -23,10 +26,7 @@ from parley.agents.gateway import (
     SqlStore,
     install,
 )
-from parley.agents.gateway.store import AgentProfile, DecisionRecord, Note
-from parley.server import Limits, Settings, create_app
-from parley.server.app import build_services
-from parley.server.clock import ManualClock
+from parley.server.gateway.store import AgentProfile, DecisionRecord, Note
 from parley.server.schemas import CreateGame
 
 # The server tests' backend fixture (a SQLite file, and a fresh PostgreSQL schema — required

@@ -157,6 +157,49 @@ def test_the_llm_player_sees_its_seat_press_and_options_and_its_words_go_where_t
     assert any("XYZZY" in n["text"] for n in notes)
 
 
+def test_the_llm_player_talks_in_negotiation_rounds(server: Server) -> None:
+    host = _user(server, "host-rounds")
+    agent: str = server.api("POST", "/api/agents", json={"name": "agent-rounds"})["token"]
+    spec = {"game": "diplomacy", "seed": 3, "negotiation": {"rounds": 2, "seconds": 3600}}
+    game = server.api("POST", "/api/games", host, json=spec)
+    game_id = game["id"]
+    server.api("POST", f"/api/games/{game_id}/join", agent, json={"role": "player"})
+    started = server.api("POST", f"/api/games/{game_id}/start", host, json={"fill_with": "random"})
+    seats = {s["user"]: s["seat"] for s in started["seats"] if s["user"]}
+    host_seat, agent_seat = seats["host-rounds"], seats["agent-rounds"]
+    server.api(
+        "POST",
+        f"/api/games/{game_id}/press",
+        host,
+        json={"text": "PRP (PCE (ENG FRA))", "to": [agent_seat]},
+    )
+
+    def script(request: dict[str, Any]) -> dict[str, Any]:
+        answer = {"text": "YES (PRP (PCE (ENG FRA)))", "to": [host_seat]}
+        return {"role": "assistant", "content": "", "tool_calls": [_call("send_press", answer)]}
+
+    with Model(script) as model:
+        player = LLMPlayer(ParleyClient(server.base, agent), Endpoint(model.url, "scripted"))
+
+        async def one_round() -> tuple[dict[str, Any], int]:
+            pending = await player.client.decision(game_id)
+            return pending, await player.negotiate(game_id, pending)
+
+        pending, calls = asyncio.run(one_round())
+    assert pending["status"] == "negotiating" and calls == 1
+    shown = model.requests[0]["messages"][1]["content"]
+    assert "Negotiation round 1 of 2" in shown
+    assert "3 more message(s)" in shown  # the host's message does not count against it
+    assert f"from seat {host_seat} to seats {agent_seat}: PRP (PCE (ENG FRA))" in shown
+    assert {t["function"]["name"] for t in model.requests[0]["tools"]} == {
+        "send_press",
+        "vote_draw",
+    }
+    history = server.api("GET", f"/api/games/{game_id}/history", host)["entries"]
+    sent = [e["text"] for e in history if e["type"] == "press" and e["seat"] == agent_seat]
+    assert sent == ["YES (PRP (PCE (ENG FRA)))"]
+
+
 def test_a_model_that_answers_nonsense_ends_in_the_default_action(server: Server) -> None:
     game_id, _, _, agent, _ = _diplomacy_with_agent(server, "babble")
 

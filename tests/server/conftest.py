@@ -177,7 +177,7 @@ def start_live_server(settings: Settings, *, gateway: bool = False) -> LiveServe
     """A live server; with `gateway`, carrying the agent gateway as `parley serve` does."""
     app = create_app(settings)
     if gateway:
-        from parley.agents.gateway import install
+        from parley.server.gateway import install
 
         install(app, tick_seconds=None)
     port = free_port()

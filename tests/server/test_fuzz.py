@@ -24,8 +24,8 @@ from schemathesis.checks import (
 )
 from tests.server.conftest import make_settings
 
-from parley.agents.gateway import install
 from parley.server import Settings, create_app
+from parley.server.gateway import install
 
 
 @pytest.fixture(scope="module")

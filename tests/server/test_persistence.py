@@ -33,7 +33,7 @@ def services(database_url: str) -> Iterator[Services]:
 
 def test_migrations_build_exactly_the_models(services: Services) -> None:
     engine = services.tables.db.engine
-    assert current_revision(engine) == "0006"
+    assert current_revision(engine) == "0007"
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -228,4 +228,4 @@ def test_processes_starting_together_migrate_once(database_url: str) -> None:
     ]
     results = [p.communicate(timeout=60) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [err[-500:] for _, err in results]
-    assert [out.strip() for out, _ in results] == ["0006"] * 3
+    assert [out.strip() for out, _ in results] == ["0007"] * 3

@@ -97,7 +97,9 @@ def build_services(settings: Settings) -> Services:
         freshness_seconds=settings.cache_freshness_seconds,
         past_capacity=settings.cache_past,
     )
-    tables.automation = Automation(BotPool(), settings.automation_batch)
+    tables.automation = Automation(
+        BotPool(), settings.automation_batch, settings.limits.max_press_chars
+    )
     tables.automation = ReadyAutomation(tables.automation)  # saved orders, once all ready
     limiter: Limiter = MemoryLimiter()
     if settings.redis_url:
@@ -200,7 +202,7 @@ def create_app_from_env() -> FastAPI:
     app = create_app(Settings.from_env())
     # The served app also carries the agent gateway; it builds on the server (not the other
     # way round), so it is composed here rather than inside `create_app`.
-    from parley.agents.gateway import install
+    from parley.server.gateway import install
 
     install(app)
     tune_gc()

@@ -114,6 +114,7 @@ class Txn:
     restart_clock: bool = False  # give the current step a fresh deadline
     automation_pending: bool = False  # bots still have work: wake the scheduler now
     rewrite_deadline: bool = False  # write the deadline row again (ends a claim on it)
+    period: float | None = None  # a fresh deadline this far ahead (None: the game's period)
     _meta: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     @property
@@ -251,9 +252,8 @@ class Txn:
                 and deadline.state_id == match.state_id
                 and not self.restart_clock
             )
-            due = (
-                deadline.due_at if keep and deadline is not None else self.now + row.period_seconds
-            )
+            period = self.period if self.period is not None else row.period_seconds
+            due = deadline.due_at if keep and deadline is not None else self.now + period
             wake = self.now if self.automation_pending else due
             deadline = store.set_deadline(s, row.id, match.state_id, due, wake)
         if match is not None and match.seq // every > self.start_seq // every:

@@ -19,7 +19,7 @@ from parley.kernel import (
     Viewer,
 )
 
-from . import store
+from . import store, talk
 from .clock import Clock
 from .errors import BadRequest, Conflict, Forbidden, NotFound, StaleRevision, WrongStatus
 from .live import LiveGame, Tables, Txn
@@ -127,6 +127,7 @@ class Play:
                     state_id=match.state_id,
                     revision=live.revision(seat),
                 )
+            talk.check_action(txn)
             action = self._action(live, seat, req)
             entry = txn.act(seat, action, state_id=req.state_id)
             if member.missed:
@@ -253,6 +254,7 @@ class Play:
         text, to, channel = check_press(
             txn.row.press, req.text, req.to, req.channel, self.limits.max_press_chars
         )
+        talk.check_press(txn, member.seat)
         entry = txn.say(member.seat, text, to, channel)
         return txn.match.history(Viewer.of(member.seat), since=entry.seq)[0]
 

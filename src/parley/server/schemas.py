@@ -51,6 +51,19 @@ class LogIn(Strict):
     password: Annotated[str, Field(min_length=1, max_length=256)]
 
 
+class Negotiation(Strict):
+    rounds: Annotated[int, Field(ge=0, le=10, description="rounds per step (0: none)")] = 1
+    messages: Annotated[int, Field(ge=1, le=50, description="messages per seat per round")] = 3
+    seconds: Annotated[int, Field(ge=1, le=MAX_PERIOD, description="each round's length")] = 300
+
+
+class NegotiationOut(BaseModel):
+    rounds: int
+    messages: int
+    seconds: int
+    round: int = Field(description="the round under way now (0: none, actions are open)")
+
+
 class CreateGame(Strict):
     game: Annotated[str, Field(min_length=1, max_length=64, description="game name or alias")]
     name: Annotated[OneLine, Field(min_length=1, max_length=100)] = "Game"
@@ -67,6 +80,11 @@ class CreateGame(Strict):
     bot_after: Annotated[int, Field(ge=0, le=1000)] = 0
     takeover_bot: BotName = "random"
     seed: Annotated[int, Field(ge=0, lt=2**62)] | None = None
+    negotiation: Negotiation | None = Field(
+        default=None,
+        description="negotiation rounds before each step in which every surviving seat "
+        "decides (Diplomacy's movement phases): press only, then the actions",
+    )
     replacements: Replacements = Field(
         default=Replacements.HOST,
         description="who opens a seat held by a bot or in civil disorder to a newcomer: "
@@ -203,6 +221,7 @@ class GameOut(BaseModel):
     disorder_after: int
     bot_after: int
     replacements: Replacements = Replacements.HOST
+    negotiation: NegotiationOut | None = None
     created_at: float
     started_at: float | None
     ended_at: float | None
@@ -255,6 +274,11 @@ class StateOut(BaseModel):
     )
     deadline: DeadlineOut | None
     text: str | None = Field(default=None, description="a plain-text rendering, on request")
+    negotiation: NegotiationOut | None = Field(
+        default=None,
+        description="games with negotiation rounds: the round on now (while one is, nobody "
+        "can act and press has a quota)",
+    )
     at: int | None = Field(
         default=None, description="set when this is an earlier point of the game (`?at=`)"
     )

@@ -1,33 +1,71 @@
 """The seat lifecycle: active → missed turns → civil disorder → bot → back to its player.
 
 Everything here runs inside a `Txn`, so a seat's change and the actions it causes are
-written together.
+written together. Bot seats run talking bots: each decision carries the seat's memory and
+inbox, and a bot's `Reply` sends its press (within the game's press mode) and casts its
+draw vote in the same change as its action.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
 from parley.agents import bots
-from parley.kernel import ParleyError, Rng, Rules
+from parley.kernel import ActionEntry, Match, ParleyError, Rng, Rules, Viewer
 
+from . import talk
 from .drafts import submit_saved
+from .errors import ServerError
 from .live import Txn
-from .vocab import Controller, EventKind, GameStatus, MemberRecord
+from .press import check_press
+from .vocab import Controller, EventKind, GameStatus, MemberRecord, PressMode
 
 log = logging.getLogger(__name__)
 
 _BOT_SALT = 0xB07
 
 
-class BotPool:
-    """One bot object per (bot name, game), made on first use."""
+@dataclass(slots=True)
+class SeatMind:
+    """What a bot seat keeps between decisions in this process: the bot's memory, and how
+    far the seat's inbox and out-of-turn questions have got (record sequence numbers)."""
 
-    def __init__(self) -> None:
+    memory: dict[str, Any] = field(default_factory=dict)
+    read: int = 0  # inbox shown up to here
+    asked: int = -1  # the record's length when the seat was last asked out of turn
+    talked: tuple[int, int] = (-1, 0)  # the (step, negotiation round) it last talked in
+
+
+class BotPool:
+    """One bot object per (bot name, game), made on first use; one mind per bot seat.
+
+    Minds live in this process only (the least recently used are forgotten past
+    `minds`): after a restart a bot seat starts with an empty memory, and its inbox
+    starts after its last recorded action.
+    """
+
+    def __init__(self, minds: int = 4096) -> None:
         self._bots: dict[tuple[str, str], bots.Bot] = {}
+        self._minds: OrderedDict[tuple[str, int, str], SeatMind] = OrderedDict()
+        self._capacity = minds
         self._lock = threading.Lock()
+
+    def mind(self, game_id: str, seat: int, bot: str) -> SeatMind:
+        """The seat's mind in this game (a new bot at the seat starts a new one)."""
+        key = (game_id, seat, bot)
+        with self._lock:
+            found = self._minds.get(key)
+            if found is None:
+                found = self._minds[key] = SeatMind()
+                while len(self._minds) > self._capacity:
+                    self._minds.popitem(last=False)
+            else:
+                self._minds.move_to_end(key)
+            return found
 
     def get(self, name: str, rules: Rules[Any, Any]) -> bots.Bot:
         key = (name, rules.spec.name)
@@ -41,21 +79,26 @@ class BotPool:
 class Automation:
     """Acts for seats nobody plays: bots choose, seats in civil disorder take the default."""
 
-    def __init__(self, pool: BotPool, batch: int) -> None:
+    def __init__(self, pool: BotPool, batch: int, max_press_chars: int = 2000) -> None:
         self.pool = pool
         self.batch = batch
+        self.max_press_chars = max_press_chars
 
     def __call__(self, txn: Txn) -> None:
         match = txn.live.match
         if match is None or txn.status is not GameStatus.ACTIVE:
             return
         self._accept_draws(txn)
+        if talk.open_rounds(txn):
+            self._negotiate(txn)  # press only: actions wait for the rounds to end
+            txn.automation_pending = False
+            return
         for _ in range(self.batch):
             if match.is_over:
                 return
             seat = self._next_seat(txn)
             if seat is None:
-                return
+                break
             member = txn.live.at_seat(seat)
             if member is None:
                 txn.act_default(seat, actor="disorder")
@@ -64,6 +107,8 @@ class Automation:
             else:
                 txn.act_default(seat, actor="disorder")
                 note_missed(txn, member)
+        if not match.is_over and self._next_seat(txn) is None:
+            self._out_of_turn(txn)
         txn.automation_pending = self._next_seat(txn) is not None  # finish on a later tick
 
     @staticmethod
@@ -89,20 +134,148 @@ class Automation:
                 return seat
         return None
 
+    def _negotiate(self, txn: Txn) -> None:
+        """Ask each bot seat once per negotiation round for its press (its action waits)."""
+        match = txn.match
+        key = (match.state_id, talk.txn_round(txn))
+        for seat in sorted(match.rules.alive(match.state)):
+            member = txn.live.at_seat(seat)
+            if member is None or member.controller is not Controller.BOT:
+                continue
+            name = member.bot or txn.row.takeover_bot
+            mind = self.pool.mind(txn.row.id, seat, name)
+            if mind.talked == key:
+                continue
+            mind.talked = key
+            try:
+                bot = self.pool.get(name, txn.live.rules)
+                self._ask(txn, bot, name, mind, seat, owed=False, vote=False)
+            except Exception:  # a bot's bug must not stall the game
+                log.exception("bot %s failed to negotiate in game %s", name, txn.row.id)
+
+    def _out_of_turn(self, txn: Txn) -> None:
+        """Ask bots that act anytime whether to act now, once per change of the game."""
+        match = txn.match
+        for seat in sorted(match.turn().anytime - match.turn().owing):
+            member = txn.live.at_seat(seat)
+            if member is None or member.controller is not Controller.BOT or match.is_over:
+                continue
+            name = member.bot or txn.row.takeover_bot
+            mind = self.pool.mind(txn.row.id, seat, name)
+            if mind.asked >= match.seq:
+                continue  # nothing has happened since it was last asked
+            try:
+                bot = self.pool.get(name, txn.live.rules)
+                if not bots.acts_anytime(bot):
+                    continue
+                action = self._ask(txn, bot, name, mind, seat, owed=False)
+                if action is not None and not match.is_over and match.turn().can_act(seat):
+                    txn.act(seat, action, actor=f"bot:{name}")
+            except ParleyError as err:
+                log.warning("bot %s failed out of turn in game %s: %s", name, txn.row.id, err)
+            except Exception:  # a bot's bug must not stall the game
+                log.exception("bot %s crashed out of turn in game %s", name, txn.row.id)
+            mind.asked = match.seq
+
     def _bot_move(self, txn: Txn, member: MemberRecord, seat: int) -> None:
         match = txn.match
         name = member.bot or txn.row.takeover_bot
-        rng = Rng(txn.row.seed ^ _BOT_SALT).fork(match.seq + 1)
         try:
             bot = self.pool.get(name, txn.live.rules)
-            action = bots.decide(bot, match, seat, rng)
+            mind = self.pool.mind(txn.row.id, seat, name)
+            action = self._ask(txn, bot, name, mind, seat, owed=True)
+            if match.is_over or seat not in match.turn().owing:
+                return  # its draw vote ended the game
+            if action is None:
+                raise ParleyError("an owed decision was answered with no action")
             txn.act(seat, action, actor=f"bot:{name}")
             return
         except ParleyError as err:
             log.warning("bot %s failed in game %s: %s", name, txn.row.id, err.message)
         except Exception:  # a bot's bug must not stall the game
             log.exception("bot %s crashed in game %s", name, txn.row.id)
-        txn.act_default(seat, actor=f"bot:{name}")
+        if not match.is_over and seat in match.turn().owing:
+            txn.act_default(seat, actor=f"bot:{name}")
+
+    def _ask(
+        self,
+        txn: Txn,
+        bot: bots.Bot,
+        name: str,
+        mind: SeatMind,
+        seat: int,
+        *,
+        owed: bool,
+        vote: bool = True,
+    ) -> Any:
+        """The bot's action for `seat` (None: none now); its press and vote are recorded."""
+        match = txn.match
+        mode = txn.row.press
+        rng = Rng(txn.row.seed ^ _BOT_SALT).fork(match.seq + 1)
+        decision = bots.Decision(
+            match.rules,
+            seat,
+            match.state,
+            rng,
+            match=match,
+            inbox=self._inbox(match, mind, seat),
+            owed=owed,
+            press=mode is not PressMode.NONE,
+            memory=mind.memory,
+        )
+        answer = bot.choose(decision)
+        if not isinstance(answer, bots.Reply):
+            return answer
+        for say in answer.press if mode is not PressMode.NONE else ():
+            self._say(txn, name, seat, say)
+        if vote and answer.draw is not None and not match.is_over:
+            self._vote(txn, seat, answer.draw)
+        return answer.action
+
+    @staticmethod
+    def _inbox(match: Match[Any, Any], mind: SeatMind, seat: int) -> list[dict[str, Any]]:
+        """Press and draw decisions for the seat since it last decided."""
+        since = mind.read
+        if since == 0:  # a mind new to this process: start after the seat's last action
+            since = next(
+                (
+                    e.seq + 1
+                    for e in reversed(match.entries)
+                    if isinstance(e, ActionEntry) and e.seat == seat
+                ),
+                0,
+            )
+        mind.read = match.seq
+        return [
+            e
+            for e in match.history(Viewer.of(seat), since)
+            if e.get("type") in ("press", "draw") and e.get("seat") != seat
+        ]
+
+    def _say(self, txn: Txn, name: str, seat: int, say: bots.Say) -> None:
+        """Send one message through the press rules people follow; drop what they forbid."""
+        try:
+            talk.check_press(txn, seat)
+            text, to, channel = check_press(
+                txn.row.press,
+                say.text,
+                None if say.to is None else list(say.to),
+                say.channel,
+                self.max_press_chars,
+            )
+            txn.say(seat, text, to, channel)
+        except (ServerError, ParleyError) as err:
+            log.info("bot %s's message in game %s not sent: %s", name, txn.row.id, err)
+
+    @staticmethod
+    def _vote(txn: Txn, seat: int, accept: bool) -> None:
+        match = txn.match
+        voted = match.pending_draw_votes()
+        if seat in voted or seat not in match.rules.alive(match.state):
+            return
+        if not accept and not voted:
+            return  # no proposal to reject
+        txn.vote(seat, accept)
 
 
 def note_missed(txn: Txn, member: MemberRecord) -> MemberRecord:
@@ -130,6 +303,10 @@ def fire_deadline(txn: Txn, state_id: int, owner: str) -> list[int]:
     """
     match = txn.match
     if match.is_over or match.state_id != state_id:
+        return []
+    if on := talk.txn_round(txn):
+        talk.next_round(txn)  # a negotiation round ends: nobody owed anything in it
+        txn.event(EventKind.DEADLINE, state_id=state_id, seats=[], by=owner, round=on)
         return []
     defaulted: list[int] = []
     for seat in sorted(match.turn().owing):

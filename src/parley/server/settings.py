@@ -47,6 +47,7 @@ class Limits:
     read_rate_per_second: float = 50.0  # reads (GET) per user, sustained
     read_burst: float = 200.0
     past_read_cost: float = 5.0  # tokens a read of an earlier point (`state?at=`) takes
+    agent_budget_seconds: float = 60.0  # the most time an agent may have per decision
 
 
 @dataclass(frozen=True, slots=True)

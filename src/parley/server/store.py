@@ -200,6 +200,11 @@ def _game(row: Game) -> GameRecord:
         started_at=row.started_at,
         ended_at=row.ended_at,
         replacements=Replacements(row.replacements),
+        talk_rounds=row.talk_rounds,
+        talk_messages=row.talk_messages,
+        talk_seconds=row.talk_seconds,
+        talk_state=row.talk_state,
+        talk_round=row.talk_round,
     )
 
 
@@ -213,6 +218,8 @@ GAME_FIELDS = frozenset(
         "ended_at",
         "name",
         "description",
+        "talk_state",
+        "talk_round",
     }
 )
 
@@ -244,6 +251,11 @@ def insert_game(s: Session, game: GameRecord) -> None:
             started_at=game.started_at,
             ended_at=game.ended_at,
             replacements=game.replacements.value,
+            talk_rounds=game.talk_rounds,
+            talk_messages=game.talk_messages,
+            talk_seconds=game.talk_seconds,
+            talk_state=game.talk_state,
+            talk_round=game.talk_round,
         )
     )
     s.flush()

@@ -17,12 +17,27 @@ from .schemas import (
     DeadlineOut,
     GameOut,
     LobbyPlayerOut,
+    NegotiationOut,
     SeatOut,
     StateOut,
     ViewerOut,
     YouOut,
 )
+from .talk import round_on
 from .vocab import Controller, GameStatus, MemberRecord, Replacements, Role, UserRecord
+
+
+def negotiation_out(live: LiveGame) -> NegotiationOut | None:
+    """The game's negotiation rounds and the round on now; None for games without."""
+    row = live.row
+    if row.talk_rounds == 0:
+        return None
+    return NegotiationOut(
+        rounds=row.talk_rounds,
+        messages=row.talk_messages,
+        seconds=row.talk_seconds,
+        round=round_on(live),
+    )
 
 
 def viewer_of(live: LiveGame, user: UserRecord | None) -> Viewer:
@@ -160,6 +175,7 @@ def game_out(live: LiveGame, now: float, user: UserRecord | None = None) -> Game
         disorder_after=row.disorder_after,
         bot_after=row.bot_after,
         replacements=row.replacements,
+        negotiation=negotiation_out(live),
         created_at=row.created_at,
         started_at=row.started_at,
         ended_at=row.ended_at,
@@ -187,7 +203,8 @@ def state_dict(
     observation = match.observe(viewer)
     seat = viewer.seat
     turn = match.turn()
-    can_act = seat is not None and turn.can_act(seat) and not live.row.status.over
+    talking = round_on(live) > 0  # a negotiation round: press only, nobody acts
+    can_act = seat is not None and turn.can_act(seat) and not live.row.status.over and not talking
     options: dict[str, Any] | None = None
     if with_options and can_act and seat is not None:
         options = live.rules.options_tree(match.state, seat).to_json()
@@ -199,11 +216,14 @@ def state_dict(
         "seq": match.seq,
         "observation": observation,
         "can_act": can_act,
-        "owes": seat is not None and seat in turn.owing,
+        "owes": seat is not None and seat in turn.owing and not talking,
         "revision": None if seat is None else live.revision(seat),
         "options": options,
         "deadline": deadline,
         "text": live.rules.render(observation["view"]) if with_text else None,
+        "negotiation": (
+            None if (talk := negotiation_out(live)) is None else talk.model_dump(mode="json")
+        ),
     }
 
 

@@ -102,6 +102,16 @@ class GameRecord:
     started_at: float | None
     ended_at: float | None
     replacements: Replacements = Replacements.HOST
+    talk_rounds: int = 0  # negotiation rounds before each step everyone decides (0: none)
+    talk_messages: int = 3  # messages each seat may send in one round
+    talk_seconds: int = 300  # how long a round lasts
+    talk_state: int = -1  # the step whose rounds were opened
+    talk_round: int = 0  # the round on at `talk_state` (past talk_rounds: orders are open)
+
+    @property
+    def talking(self) -> int:
+        """The negotiation round under way at `talk_state` (0: none)."""
+        return self.talk_round if 0 < self.talk_round <= self.talk_rounds else 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,11 @@ from typer.testing import CliRunner
 
 from parley import games
 from parley.agents.arena import ArenaConfig, run_arena
-from parley.agents.gateway import GatewayConfig, install
 from parley.cli import app
 from parley.kernel import replay
 from parley.server import Limits, Settings, create_app
 from parley.server.clock import ManualClock
+from parley.server.gateway import GatewayConfig, install
 
 # Whatever Red owes, one of these answers it (Red activates its home, then passes).
 ANSWERS = [

@@ -7,7 +7,9 @@ answers with tools: `send_press` and `vote_draw` as often as it likes, then
 `submit_action`. Its words beside the call are kept as private reasoning. An answer the
 gateway refuses is shown to the model with the reason, and it tries again; when the
 gateway's attempts run out, the gateway plays the seat's default action. A model that
-answers nonsense therefore costs the seat its choice, never the game.
+answers nonsense therefore costs the seat its choice, never the game. In a game with
+negotiation rounds the model gets one turn per round with `send_press` and `vote_draw`
+only, shown the round, its messages left and the messages it received.
 """
 
 from __future__ import annotations
@@ -56,10 +58,16 @@ class Endpoint:
 
 
 def decision_text(pending: JSON) -> str:
-    """What the model reads for one decision."""
+    """What the model reads for one decision (richer when the gateway sends more)."""
     d = pending["decision"]
+    who = f"You are {d['seat_name']} (seat {d['seat']}) in {d['game']} game {d['game_id']}"
     lines = [
-        f"You are {d['seat_name']} (seat {d['seat']}) in {d['game']} game {d['game_id']}.",
+        f"{who}, playing as {d['player']}." if d.get("player") else f"{who}.",
+    ]
+    seats = d.get("observation", {}).get("seats")
+    if isinstance(seats, list) and seats:
+        lines.append("Seats: " + ", ".join(f"{i} {name}" for i, name in enumerate(seats)) + ".")
+    lines += [
         f"Decision: {d['kind']}. {d['prompt']}".strip(),
         f"Time left: {d['remaining_seconds']:.0f} s; answers left: {d['attempts_left']}.",
         "",
@@ -67,24 +75,58 @@ def decision_text(pending: JSON) -> str:
         d["text"],
         "",
     ]
-    press = pending.get("press_received") or []
-    if press:
-        lines.append("Messages you received since your last decision:")
-        for msg in press:
-            sender = "the table" if msg.get("seat") is None else f"seat {msg['seat']}"
-            to = (
-                "everyone"
-                if msg.get("to") is None
-                else "seats " + ", ".join(str(s) for s in msg["to"])
-            )
-            lines.append(f"- from {sender} to {to}: {msg['text']}")
-    else:
-        lines.append("No new messages.")
+    step = d.get("last_step") or []
+    if step:
+        lines.append("Since your last decision:")
+        for entry in step:
+            what = entry.get("notation") or "(hidden until the step resolves)"
+            auto = " (default)" if entry.get("auto") else ""
+            lines.append(f"- {entry.get('by', 'seat ' + str(entry.get('seat')))}: {what}{auto}")
+        lines.append("")
+    # The gateway lists the messages itself; older servers leave it to the client.
+    press = d["messages"] if "messages" in d else pending.get("press_received") or []
+    lines += _message_lines(press)
+    draw = d.get("draw")
+    if isinstance(draw, dict):
+        if draw.get("open"):
+            voted = ", ".join(str(s) for s in draw.get("voted", []))
+            mine = "you have voted" if draw.get("you_voted") else "you have not voted"
+            lines.append(f"A draw is proposed: seats {voted} have voted; {mine}.")
+        else:
+            lines.append("No draw is proposed (vote_draw with accept true proposes one).")
+        last = draw.get("last_decision")
+        if isinstance(last, dict):
+            lines.append(f"Last draw vote: {'agreed' if last.get('agreed') else 'rejected'}.")
+    if d.get("game_deadline") is not None:
+        lines.append(f"The game's step times out at {d['game_deadline']:.0f} (Unix seconds).")
     lines += ["", f"Notation: {d['notation_help']}"]
     composite = " (composite: one option per group)" if d["composite"] else ""
     lines.append(f"Legal actions{composite}, as `id: notation [group]`:")
     lines += [f"- {o['id']}: {o['notation']} [{o['group_label']}]" for o in d["options"]]
     return "\n".join(lines)
+
+
+def _message_lines(press: list[JSON]) -> list[str]:
+    if not press:
+        return ["No new messages."]
+    lines = ["Messages you received since your last decision:"]
+    for msg in press:
+        sender = "the table" if msg.get("seat") is None else f"seat {msg['seat']}"
+        to = "everyone" if msg.get("to") is None else "seats " + ", ".join(map(str, msg["to"]))
+        lines.append(f"- from {sender} to {to}: {msg['text']}")
+    return lines
+
+
+def negotiation_text(pending: JSON) -> str:
+    """What the model reads in a negotiation round (press only; orders come later)."""
+    n = pending.get("negotiation") or {}
+    lines = [
+        f"Negotiation round {n.get('round')} of {n.get('rounds')}: talk now, order later.",
+        f"You may send {n.get('messages_left')} more message(s) in this round "
+        "with send_press; actions open after the last round.",
+        "",
+    ]
+    return "\n".join(lines + _message_lines(pending.get("messages") or []))
 
 
 @dataclass
@@ -98,9 +140,34 @@ class LLMPlayer:
     poll_seconds: float = 1.0
     wait: Callable[[float], Awaitable[None]] = asyncio.sleep
     inbox: Inbox = field(default_factory=Inbox)
+    talked: dict[str, Any] = field(default_factory=dict)  # game id → the last round talked in
 
     def __post_init__(self) -> None:
         self.server = build_server(self.client, self.inbox)
+
+    async def negotiate(self, game_id: str, pending: JSON) -> int:
+        """One model turn in a negotiation round: its press is sent; how many tool calls."""
+        tools = await openai_tools(self.server, {"send_press", "vote_draw"})
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": negotiation_text(pending)},
+        ]
+        try:
+            message = (await self.chat(messages, tools))["choices"][0]["message"]
+        except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError):
+            return 0  # a silent round costs nothing
+        calls = message.get("tool_calls") or []
+        for tool_call in calls:
+            function = tool_call.get("function") or {}
+            if function.get("name") not in ("send_press", "vote_draw"):
+                continue
+            try:
+                args = json.loads(function.get("arguments") or "{}")
+            except ValueError:
+                continue
+            if isinstance(args, dict):
+                await call(self.server, function["name"], {**args, "game_id": game_id})
+        return len(calls)
 
     async def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> JSON:
         headers = {"Authorization": f"Bearer {self.endpoint.api_key}"}
@@ -192,6 +259,12 @@ class LLMPlayer:
             if not pending.get("pending"):
                 if pending.get("status") in ("finished", "closed"):
                     return pending
+                if pending.get("status") == "negotiating":
+                    n = pending.get("negotiation") or {}
+                    key = (n.get("round"), n.get("ends_at"))
+                    if self.talked.get(game_id) != key:  # once per round
+                        self.talked[game_id] = key
+                        await self.negotiate(game_id, pending)
                 await self.wait(self.poll_seconds)
                 continue
             last = await self.decide(game_id, pending)

@@ -70,6 +70,12 @@ class Game(Base):
     bot_after: Mapped[int] = mapped_column(Integer)
     takeover_bot: Mapped[str] = mapped_column(String(32))
     replacements: Mapped[str] = mapped_column(String(16), server_default="host")
+    # Negotiation rounds (0: none); the step they were opened for and the round on there.
+    talk_rounds: Mapped[int] = mapped_column(Integer, server_default="0")
+    talk_messages: Mapped[int] = mapped_column(Integer, server_default="3")
+    talk_seconds: Mapped[int] = mapped_column(Integer, server_default="300")
+    talk_state: Mapped[int] = mapped_column(Integer, server_default="-1")
+    talk_round: Mapped[int] = mapped_column(Integer, server_default="0")
     created_at: Mapped[float] = mapped_column(Double)
     started_at: Mapped[float | None] = mapped_column(Double)
     ended_at: Mapped[float | None] = mapped_column(Double)
@@ -157,7 +163,7 @@ class Event(Base):
     created_at: Mapped[float] = mapped_column(Double)
 
 
-# --- the agent gateway (`parley.agents.gateway`) ------------------------------------------
+# --- the agent gateway (`parley.server.gateway`) ------------------------------------------
 
 
 class Agent(Base):

@@ -20,7 +20,8 @@ class RegisterAgent(Strict):
     password: Annotated[str, Field(min_length=8, max_length=256)] | None = None
     description: Annotated[MultiLine, Field(max_length=2000)] = ""
     budget_seconds: Annotated[float, Field(gt=0)] | None = Field(
-        default=None, description="time per decision; at most the gateway's own budget"
+        default=None,
+        description="time per decision; more than the server's cap is refused (422)",
     )
 
 
@@ -60,8 +61,27 @@ class DecisionOut(BaseModel):
     composite: bool = Field(
         description="true: answer one option per group (e.g. one order per unit)"
     )
+    player: str = Field(default="", description="your user name")
+    messages: list[dict[str, JsonValue]] = Field(
+        default_factory=list,
+        description="every message you received since your previous decision (seq, seat, "
+        "from, text, to, channel)",
+    )
+    last_step: list[dict[str, JsonValue]] = Field(
+        default_factory=list,
+        description="the actions recorded since your previous decision (yours first), as you "
+        "may see them: seq, seat, by, notation (absent while hidden)",
+    )
+    draw: dict[str, JsonValue] | None = Field(
+        default=None,
+        description="the draw: open (a proposal awaits votes), voted (seats that voted, not "
+        "how), you_voted, and the last decision since your previous decision",
+    )
+    game_deadline: float | None = Field(
+        default=None, description="when the game's step times out (Unix seconds), if it does"
+    )
     budget_seconds: float
-    deadline: float = Field(description="seconds since the Unix epoch")
+    deadline: float = Field(description="your decision's budget ends (Unix seconds)")
     remaining_seconds: float
     attempts_left: int
     notation_help: str
@@ -72,8 +92,19 @@ class PendingOut(BaseModel):
 
     pending: bool
     decision: DecisionOut | None = None
-    status: str = Field(description="game status, or 'waiting' while others decide")
+    status: str = Field(
+        description="game status, 'waiting' while others decide, or 'negotiating' while a "
+        "negotiation round is on (press only)"
+    )
     outcome: dict[str, JsonValue] | None = None
+    negotiation: dict[str, JsonValue] | None = Field(
+        default=None,
+        description="while negotiating: round, rounds, messages_left, ends_at (Unix seconds)",
+    )
+    messages: list[dict[str, JsonValue]] | None = Field(
+        default=None,
+        description="while negotiating: the messages received since your previous decision",
+    )
 
 
 class AnswerIn(Strict):

@@ -65,7 +65,7 @@ GatewayDep = Annotated[Gateway, Depends(gateway)]
     "",
     status_code=status.HTTP_201_CREATED,
     response_model=RegisteredOut,
-    responses=errors(400, 409, 429),
+    responses=errors(400, 409, 422, 429),
     dependencies=[Depends(limited_address)],
 )
 def register_agent(req: RegisterAgent, gw: GatewayDep) -> RegisteredOut:

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from sqlalchemy.exc import SQLAlchemyError
 
+from parley.agents.export import ExportOptions, View, records_in, write_decisions
 from parley.kernel import ParleyError
-
-from .export import ExportOptions, View, records_in, records_in_database, write_decisions
 
 err_console = Console(stderr=True, soft_wrap=True)  # paths in messages stay whole
 
@@ -54,7 +53,7 @@ def export_command(
             err_console.print(f"[bold red]error:[/] {source} does not exist")
             raise typer.Exit(2)
     records = (
-        records_in_database(database, finished_only=not unfinished)
+        _database_records(database, finished_only=not unfinished)
         if database is not None
         else records_in(sources or [])
     )
@@ -71,3 +70,10 @@ def export_command(
     err_console.print(
         f"{stats.decisions} decisions from {stats.games} games" + (f" in {out}" if out else "")
     )
+
+
+def _database_records(url: str, finished_only: bool) -> Any:
+    # The server owns its database; the export only asks it for records.
+    from parley.server.export import records_in_database
+
+    return records_in_database(url, finished_only=finished_only)

@@ -29,6 +29,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from parley.kernel import (
+    ActionEntry,
     AmbiguousAction,
     IllegalAction,
     InvalidAction,
@@ -36,12 +37,14 @@ from parley.kernel import (
     OutOfTurn,
     StaleState,
 )
+from parley.server import talk
 from parley.server.errors import BadRequest, Conflict, Forbidden, NotFound, ServerError
 from parley.server.live import LiveGame, Txn
 from parley.server.play import seat_member
 from parley.server.schemas import ActionIn
 from parley.server.services import Services
-from parley.server.views import viewer_of
+from parley.server.settings import Limits
+from parley.server.views import history_for, seat_since, viewer_of
 from parley.server.vocab import Controller, GameStatus, UserRecord
 
 from .schemas import (
@@ -72,9 +75,17 @@ log = logging.getLogger(__name__)
 _INVALID = (InvalidAction, IllegalAction, AmbiguousAction, BadRequest)
 
 
+class BudgetTooLarge(ServerError):
+    """An agent asked for more time per decision than the server allows."""
+
+    status, code = 422, "budget_too_large"
+
+
 @dataclass(frozen=True, slots=True)
 class GatewayConfig:
-    budget_seconds: float = 60.0  # per decision; an agent may ask for less, not more
+    # Per decision; an agent may ask for less, never more. None: the server's
+    # `agent_budget_seconds` limit (PARLEY_AGENT_BUDGET_SECONDS, 60 s by default).
+    budget_seconds: float | None = None
     max_attempts: int = 3  # answers per decision; the last invalid one plays the default
 
 
@@ -95,6 +106,12 @@ class _Seen:
     tree: OptionNode | None
     composite: bool
     outcome: dict[str, Any] | None
+    player: str = ""
+    messages: tuple[dict[str, Any], ...] = ()
+    last_step: tuple[dict[str, Any], ...] = ()
+    draw: dict[str, Any] | None = None
+    game_deadline: float | None = None
+    negotiation: dict[str, Any] | None = None
 
 
 class Gateway:
@@ -105,7 +122,12 @@ class Gateway:
         store: GatewayStore | None = None,
     ) -> None:
         self.services = services
-        self.config = config or GatewayConfig()
+        config = config or GatewayConfig()
+        if config.budget_seconds is None:
+            limits: Limits = services.settings.limits
+            config = replace(config, budget_seconds=limits.agent_budget_seconds)
+        self.config = config
+        self.cap: float = config.budget_seconds or 0.0
         self.store: GatewayStore = store or MemoryStore()
         self.clock = services.settings.clock
         self._ticker: asyncio.Task[None] | None = None
@@ -113,8 +135,13 @@ class Gateway:
     # --- agents ---------------------------------------------------------------------
 
     def register(self, req: RegisterAgent) -> RegisteredOut:
+        if req.budget_seconds is not None and req.budget_seconds > self.cap:
+            raise BudgetTooLarge(
+                f"a budget of {req.budget_seconds:g} s per decision is more than this "
+                f"server allows ({self.cap:g} s): ask for {self.cap:g} s or less"
+            )
         user, token = self.services.accounts.register(req.name, req.password)
-        budget = min(req.budget_seconds or self.config.budget_seconds, self.config.budget_seconds)
+        budget = req.budget_seconds or self.cap
         profile = AgentProfile(user.id, user.username, req.description, budget)
         self.store.save_agent(profile)
         return RegisteredOut(agent=_agent_out(profile), token=token)
@@ -122,12 +149,13 @@ class Gateway:
     def profile(self, user: UserRecord) -> AgentOut:
         found = self.store.agent(user.id)
         if found is None:  # any user may play through the gateway, with its defaults
-            found = AgentProfile(user.id, user.username, "", self.config.budget_seconds)
+            found = AgentProfile(user.id, user.username, "", self.cap)
         return _agent_out(found)
 
     def _budget(self, user: UserRecord) -> float:
         found = self.store.agent(user.id)
-        return found.budget_seconds if found is not None else self.config.budget_seconds
+        # A profile saved under a larger cap gets the current one.
+        return min(found.budget_seconds, self.cap) if found is not None else self.cap
 
     # --- decisions ------------------------------------------------------------------
 
@@ -159,12 +187,40 @@ class Gateway:
             observation = match.observe(viewer)
             turn = match.turn()
             owed = next((o for o in turn.owed if o.seat == seat), None)
+            on = talk.round_on(live)
+            negotiation = (
+                {
+                    "round": on,
+                    "rounds": live.row.talk_rounds,
+                    "messages_left": talk.messages_left(match, seat, live.row.talk_messages),
+                    "ends_at": live.deadline.due_at if live.deadline is not None else None,
+                    "how": "send press (POST /api/games/{id}/press); actions open after the "
+                    "last round",
+                }
+                if on
+                else None
+            )
             owes = (
                 owed is not None
                 and live.row.status is GameStatus.ACTIVE
                 and member.controller is Controller.HUMAN
+                and not on
             )
             tree = live.rules.options_tree(match.state, seat) if owes else None
+            names = match.seat_names()
+            since = _last_decision(match, seat, seat_since(live, user))
+            recent = history_for(match, viewer, since, seat_since(live, user))
+            messages = tuple(
+                {**_pick(e, ("seq", "seat", "text", "to", "channel")), "from": _who(e, names)}
+                for e in recent
+                if e.get("type") == "press" and e.get("seat") != seat
+            )
+            last_step = tuple(
+                {**_pick(e, ("seq", "seat", "notation", "auto", "hidden")), "by": _who(e, names)}
+                for e in recent
+                if e.get("type") == "action"
+            )
+            deadline = live.deadline
             return _Seen(
                 game=live.rules.spec.name,
                 status=live.row.status,
@@ -179,6 +235,16 @@ class Gateway:
                 tree=tree,
                 composite=bool(tree is not None and tree.each),
                 outcome=live.row.outcome,
+                player=user.username,
+                negotiation=negotiation,
+                messages=messages,
+                last_step=last_step,
+                draw=_draw_status(match, seat, recent),
+                game_deadline=(
+                    deadline.due_at
+                    if deadline is not None and deadline.state_id == match.state_id
+                    else None
+                ),
             )
 
         return self.services.tables.view(game_id, look)
@@ -189,7 +255,15 @@ class Gateway:
         seen = self._look(user, game_id)
         if not seen.owes or seen.seat is None or seen.tree is None:
             status = seen.status.value if seen.status is not GameStatus.ACTIVE else "waiting"
-            return PendingOut(pending=False, status=status, outcome=seen.outcome)
+            if seen.negotiation is not None:
+                status = "negotiating"
+            return PendingOut(
+                pending=False,
+                status=status,
+                outcome=seen.outcome,
+                negotiation=seen.negotiation,
+                messages=list(seen.messages) if seen.negotiation is not None else None,
+            )
         record = self.store.decision(game_id, seat := seen.seat, seen.state_id)
         now = self.clock.now()
         if record is None:
@@ -228,6 +302,11 @@ class Gateway:
             observation=seen.observation,
             options=options,
             composite=seen.composite,
+            player=seen.player,
+            messages=list(seen.messages),
+            last_step=list(seen.last_step),
+            draw=seen.draw,
+            game_deadline=seen.game_deadline,
             budget_seconds=record.deadline - record.opened_at,
             deadline=record.deadline,
             remaining_seconds=max(0.0, record.deadline - now),
@@ -421,6 +500,41 @@ class Gateway:
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
+
+
+def _last_decision(match: Any, seat: int, floor: int) -> int:
+    """Where the seat's previous decision sits in the record (`floor` if it made none)."""
+    for entry in reversed(match.entries):
+        if entry.seq < floor:
+            break
+        if isinstance(entry, ActionEntry) and entry.seat == seat:
+            return int(entry.seq)
+    return floor
+
+
+def _pick(entry: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    return {k: entry[k] for k in keys if k in entry}
+
+
+def _who(entry: dict[str, Any], names: list[str]) -> str:
+    seat = entry.get("seat")
+    return "the table" if seat is None else names[int(seat)]
+
+
+def _draw_status(match: Any, seat: int, recent: list[dict[str, Any]]) -> dict[str, Any]:
+    """The draw as the seat may see it: an open proposal and who has voted (not how)."""
+    voted = sorted(match.pending_draw_votes())
+    decided = [e for e in recent if e.get("type") == "draw"]
+    status: dict[str, Any] = {
+        "open": bool(voted),
+        "voted": voted,
+        "you_voted": seat in voted,
+        "how": "vote with accept true (proposing one if none is open) or false (rejecting it)",
+    }
+    if decided:
+        last = decided[-1]
+        status["last_decision"] = {"agreed": last.get("agreed"), "votes": last.get("votes")}
+    return status
 
 
 def _agent_out(profile: AgentProfile) -> AgentOut:
