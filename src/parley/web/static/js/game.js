@@ -340,7 +340,7 @@ export class GameView {
             await api.join(this.gameId, "player", code.value.trim() || undefined);
             this.load();
           } catch (err) {
-            message.textContent = err instanceof ApiError && err.status === 404 ? "Still no game by that id: check the id." : errorText(err);
+            message.textContent = err instanceof ApiError && err.status === 404 ? "No game matches that id and invite code: check both." : errorText(err);
           }
         },
       },
