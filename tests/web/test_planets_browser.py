@@ -88,6 +88,7 @@ def test_an_invasion_takes_a_planet_and_its_card_moves_exhausted(
     expect(host.locator("#lobby-players li")).to_have_count(3)  # two players, one spectator
     host.select_option("#start-fill", "default")  # the third seat only ever passes
     host.click("#start-game")
+    host.click("#confirm-yes")  # it asks before filling empty seats with bots
     for page in (host, guest, watcher):
         expect(page.locator("#pc-galaxy .pc-system")).to_have_count(19)
     by_colour = {colour_of(host): host, colour_of(guest): guest}
