@@ -223,6 +223,10 @@ def test_native_tables_refuse_bad_input() -> None:
     pos.owner[0] = 42
     with pytest.raises(ValueError, match="no power 42"):
         batch.new_game(pos)
+    game_type = native.core_module().Game
+    bare = game_type.__new__(game_type)
+    with pytest.raises(ValueError, match="not initialised"):
+        bare.legal()
 
 
 def test_threads_get_the_same_answers() -> None:

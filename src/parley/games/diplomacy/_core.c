@@ -2226,8 +2226,16 @@ static Py_ssize_t read_codes(PyObject *seq, long long *out, Py_ssize_t cap) {
     return n;
 }
 
+/* A Game made by __new__ alone has no map yet. */
+static int game_ready(GameObject *g) {
+    if (g->map) return 1;
+    PyErr_SetString(PyExc_ValueError, "the game was not initialised");
+    return 0;
+}
+
 static int game_step_codes(GameObject *g, PyObject *orders) {
     long long codes[MAXE];
+    if (!game_ready(g)) return -1;
     if (g->ended) {
         PyErr_SetString(PyExc_ValueError, "the game is over");
         return -1;
@@ -2252,6 +2260,7 @@ static PyObject *game_step(GameObject *g, PyObject *orders) {
 }
 
 static GameObject *game_clone(GameObject *g, PyObject *unused) {
+    if (!game_ready(g)) return NULL;
     GameObject *c = PyObject_New(GameObject, &GameType);
     if (!c) return NULL;
     Py_INCREF(g->map);
@@ -2278,7 +2287,7 @@ static PyObject *codes_list(const long *v, int n) {
  * province order) or a single list (adjustments: builds and WAIVE, or disbands). */
 static PyObject *game_legal(GameObject *g, PyObject *args) {
     int who = -1;
-    if (!PyArg_ParseTuple(args, "|i", &who)) return NULL;
+    if (!game_ready(g) || !PyArg_ParseTuple(args, "|i", &who)) return NULL;
     const MapObject *m = g->map;
     Board *b = &g->b;
     if (g->ended) return PyList_New(0);
@@ -2355,6 +2364,7 @@ static PyObject *game_legal(GameObject *g, PyObject *args) {
 /* owed() -> builds (>0) or disbands (<0) owed by each power (adjustments) */
 static PyObject *game_owed(GameObject *g, PyObject *unused) {
     int owed[MAXPOW];
+    if (!game_ready(g)) return NULL;
     adjustment_counts(g->map, &g->b, owed);
     return ints_to_list(owed, g->map->powers);
 }
@@ -2362,6 +2372,7 @@ static PyObject *game_owed(GameObject *g, PyObject *unused) {
 /* state() -> (season, year, kind, units, owner, dislodged, contested, ended, winner);
  * units: (prov, power, fleet, loc) by province; dislodged: (prov, power, fleet, loc, from) */
 static PyObject *game_state(GameObject *g, PyObject *unused) {
+    if (!game_ready(g)) return NULL;
     const MapObject *m = g->map;
     const Board *b = &g->b;
     PyObject *units = PyList_New(0), *dis = PyList_New(0), *owner = PyList_New(m->P);
