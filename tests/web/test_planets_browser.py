@@ -121,11 +121,19 @@ def test_an_invasion_takes_a_planet_and_its_card_moves_exhausted(
 
     def leave() -> None:
         activate(taker, refuge)
-        if move(taker, f"move 1 carrier 2 infantry from {system} to {refuge}").startswith(
-            "Invasion 2"
-        ):
-            click(taker, "done")
-        expect(watcher.locator(f'[data-token="{planet}"]')).to_have_count(1)  # a control token
+        move(taker, f"move 1 carrier 2 infantry from {system} to {refuge}")
+        token = watcher.locator(f'[data-token="{planet}"]')  # a control token
+        done = taker.locator('#pc-controls [data-action="done"]')
+        # The steps after the move (the invasion's, when it offers them) each end with
+        # "done"; a page that drew a step late must not make the test skip one.
+        for _ in range(4):
+            try:
+                expect(token).to_have_count(1, timeout=5_000)
+                return
+            except AssertionError:
+                if done.is_visible():
+                    click(taker, "done")
+        expect(token).to_have_count(1)
 
     # The invader carries four infantry across, one system per action, then lands.
     route = ROUTES[invader_colour, taker_colour]
