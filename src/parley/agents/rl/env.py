@@ -229,7 +229,55 @@ class _Game:
         return self.rules.render(self.match.observe(SPECTATOR)["view"])
 
 
-class ParleyAEC(AECEnv[str, Obs, Any]):  # type: ignore[misc]
+class _Shared:
+    """What the AEC and Parallel forms share: the match, features, state and sampling."""
+
+    game: _Game
+    possible_agents: list[str]
+
+    def _current_choices(self, agent: str) -> Choices | None:
+        raise NotImplementedError
+
+    @property
+    def match(self) -> Match[Any, Any]:
+        return self.game.match
+
+    @property
+    def turns(self) -> int:
+        """Turns played in this game (changes of the match's state id)."""
+        return self.game.turns
+
+    def feature_names(self, agent: str) -> list[str]:
+        """The name of every entry of `agent`'s observation vector, in order."""
+        if agent not in self.game.seat_of:
+            raise KeyError(f"no agent {agent!r}; agents are {self.possible_agents}")
+        return self.game.feature_names()
+
+    def state(self) -> np.ndarray[Any, Any]:
+        """Features of the whole game (the archive view), for centralised training only."""
+        return self.game.state()
+
+    @property
+    def state_space(self) -> spaces.Space[Any]:
+        return self.game.state_space
+
+    def sample_legal(
+        self, agent: str, mask: Any = None, rng: np.random.Generator | None = None
+    ) -> Any:
+        """A uniformly random legal action for `agent`: under `mask` if given, else under
+        the agent's current choices (faster still: no mask is scanned)."""
+        codec = self.game.codec
+        generator = rng if rng is not None else self.game.np_random
+        if mask is None:
+            choices = self._current_choices(agent)
+            if choices is None:
+                raise ValueError(f"{agent} has nothing to decide now; pass its mask")
+            return sample_choices(codec, choices, generator)
+        offsets = codec.offsets if isinstance(codec, FlatMasks) else None
+        return sample_legal(mask, generator, offsets=offsets)
+
+
+class ParleyAEC(_Shared, AECEnv[str, Obs, Any]):  # type: ignore[misc]
     """A Parley game as a PettingZoo AEC environment (every game, one seat at a time)."""
 
     def __init__(
@@ -274,44 +322,6 @@ class ParleyAEC(AECEnv[str, Obs, Any]):  # type: ignore[misc]
     @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.game.codec.action_space
-
-    @property
-    def match(self) -> Match[Any, Any]:
-        return self.game.match
-
-    @property
-    def turns(self) -> int:
-        """Turns played in this game (changes of the match's state id)."""
-        return self.game.turns
-
-    def feature_names(self, agent: str) -> list[str]:
-        """The name of every entry of `agent`'s observation vector, in order."""
-        if agent not in self.game.seat_of:
-            raise KeyError(f"no agent {agent!r}; agents are {self.possible_agents}")
-        return self.game.feature_names()
-
-    def state(self) -> np.ndarray[Any, Any]:
-        """Features of the whole game (the archive view), for centralised training only."""
-        return self.game.state()
-
-    @property
-    def state_space(self) -> spaces.Space[Any]:
-        return self.game.state_space
-
-    def sample_legal(
-        self, agent: str, mask: Any = None, rng: np.random.Generator | None = None
-    ) -> Any:
-        """A uniformly random legal action for `agent`: under `mask` if given, else under
-        the agent's current choices (faster still: no mask is scanned)."""
-        codec = self.game.codec
-        generator = rng if rng is not None else self.game.np_random
-        if mask is None:
-            choices = self._current_choices(agent)
-            if choices is None:
-                raise ValueError(f"{agent} has nothing to decide now; pass its mask")
-            return sample_choices(codec, choices, generator)
-        offsets = codec.offsets if isinstance(codec, FlatMasks) else None
-        return sample_legal(mask, generator, offsets=offsets)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.game.new_match(seed)
@@ -389,7 +399,7 @@ class ParleyAEC(AECEnv[str, Obs, Any]):  # type: ignore[misc]
         pass
 
 
-class ParleyParallel(ParallelEnv[str, Obs, Any]):  # type: ignore[misc]
+class ParleyParallel(_Shared, ParallelEnv[str, Obs, Any]):  # type: ignore[misc]
     """A Parley game as a PettingZoo Parallel environment: every owed seat acts at once."""
 
     def __init__(
@@ -433,44 +443,6 @@ class ParleyParallel(ParallelEnv[str, Obs, Any]):  # type: ignore[misc]
     @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.game.codec.action_space
-
-    @property
-    def match(self) -> Match[Any, Any]:
-        return self.game.match
-
-    @property
-    def turns(self) -> int:
-        """Turns played in this game (changes of the match's state id)."""
-        return self.game.turns
-
-    def feature_names(self, agent: str) -> list[str]:
-        """The name of every entry of `agent`'s observation vector, in order."""
-        if agent not in self.game.seat_of:
-            raise KeyError(f"no agent {agent!r}; agents are {self.possible_agents}")
-        return self.game.feature_names()
-
-    def state(self) -> np.ndarray[Any, Any]:
-        """Features of the whole game (the archive view), for centralised training only."""
-        return self.game.state()
-
-    @property
-    def state_space(self) -> spaces.Space[Any]:
-        return self.game.state_space
-
-    def sample_legal(
-        self, agent: str, mask: Any = None, rng: np.random.Generator | None = None
-    ) -> Any:
-        """A uniformly random legal action for `agent`: under `mask` if given, else under
-        the agent's current choices (faster still: no mask is scanned)."""
-        codec = self.game.codec
-        generator = rng if rng is not None else self.game.np_random
-        if mask is None:
-            choices = self._current_choices(agent)
-            if choices is None:
-                raise ValueError(f"{agent} has nothing to decide now; pass its mask")
-            return sample_choices(codec, choices, generator)
-        offsets = codec.offsets if isinstance(codec, FlatMasks) else None
-        return sample_legal(mask, generator, offsets=offsets)
 
     def _current_choices(self, agent: str) -> Choices | None:
         return self._choices.get(self.game.seat_of[agent])
