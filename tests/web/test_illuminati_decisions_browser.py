@@ -365,7 +365,7 @@ def test_every_phase_of_a_random_game_is_drawn(people: People) -> None:
     decides and for a spectator: the table draws it and offers every leaf as notation."""
     from parley.kernel import Match, Rng
 
-    options = RULES.spec.resolve_options({"rounds": 6})
+    options = RULES.spec.resolve_options({"illuminati": "choose", "rounds": 6})
     match: Match[Any, Any] = Match(RULES, ["a", "b", "c"], options, seed=5)
     rng = Rng(5)
     seen: dict[str, tuple[IlluminatiState, int]] = {}

@@ -39,6 +39,7 @@ from .log import (
     replay,
     states,
 )
+from .notation import small_number
 from .options import OptionSpec, OptionValue, parse_option_pairs, resolve_options
 from .rng import Rng
 
@@ -80,5 +81,6 @@ __all__ = [
     "parse_option_pairs",
     "replay",
     "resolve_options",
+    "small_number",
     "states",
 ]

@@ -393,6 +393,11 @@ class Rules(ABC, Generic[S, A]):
         """A plain-text picture of an observation, for terminals and language models."""
         return json.dumps(observation, indent=2, sort_keys=True)
 
+    def notation_help(self) -> str:
+        """How actions are typed, with examples, for forms an options tree cannot list
+        (free text, actions open at any time); "" when the options say it all."""
+        return ""
+
     def action_to_json(self, action: A) -> JSON:
         """A JSON form of the action; the default is its notation."""
         return self.format(action)

@@ -75,3 +75,18 @@ def test_every_move_roundtrips(src: int, data: st.DataObject) -> None:
 @given(st.integers(min_value=0, max_value=100))
 def test_picks_roundtrip(value: int) -> None:
     assert RULES.parse(RULES.format(Pick(value))) == Pick(value)
+
+
+@pytest.mark.parametrize(
+    "text", ["pick ²", "²", "pick ٣", "pick ４２", "pick " + "9" * 5000, "9" * 5000]
+)
+def test_odd_digits_and_huge_numbers_are_invalid_not_a_crash(text: str) -> None:
+    """Only ASCII digits make a pick; a number of thousands of digits is refused, not read."""
+    with pytest.raises(InvalidAction) as err:
+        RULES.parse(text)
+    assert "0 to 100" in err.value.message and len(err.value.message) < 300
+
+
+def test_a_long_but_readable_number_is_read_and_refused_by_the_rules() -> None:
+    assert RULES.parse("pick 000042") == Pick(42)
+    assert RULES.parse("pick 101") == Pick(101)  # the rules refuse it as illegal (scenarios)

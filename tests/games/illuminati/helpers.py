@@ -9,7 +9,7 @@ from typing import Any
 from parley.games.illuminati import RULES, engine
 from parley.games.illuminati import geometry as geo
 from parley.games.illuminati.state import Held, IlluminatiState, Phase, Player
-from parley.kernel import IllegalAction, Rng
+from parley.kernel import IllegalAction, ParleyError, Rng
 
 
 class ScriptedDice(Rng):
@@ -94,6 +94,12 @@ def query(state: IlluminatiState, what: str) -> Any:
     if head == "need":
         assert a is not None, "no attack under way"
         return engine.need(state, a)
+    if head == "odds":
+        # the number the active player's observation shows for an attack not yet announced
+        from parley.games.illuminati import view
+        from parley.kernel import Viewer
+
+        return view.attack_odds(state, Viewer.of(state.active)).get(rest)
     if head == "term":
         assert a is not None, "no attack under way"
         return engine.attack_parts(state, a).get(rest, 0)
@@ -184,7 +190,7 @@ def run_steps(state: IlluminatiState, steps: list[str]) -> None:
             before = json.dumps(RULES.observe(state, engine_archive()), sort_keys=True)
             try:
                 act(state, who, m.group(3))
-            except IllegalAction:
+            except ParleyError:  # illegal now, or not understood at all
                 after = json.dumps(RULES.observe(state, engine_archive()), sort_keys=True)
                 assert before == after, f"{where}: a refused action changed the state"
                 continue

@@ -35,8 +35,18 @@ def test_card_counts() -> None:
     assert len(cards.deck()) == 98
 
 
+def test_by_default_each_player_is_dealt_an_illuminati_at_setup() -> None:
+    # The seed's blind pick among face-down cards comes to a random deal.
+    for seed in range(5):
+        state = Match(RULES, 5, seed=seed).state
+        assert state.phase is not Phase.CHOOSE
+        names = [p.illuminati for p in state.players]
+        assert all(names) and len(set(names)) == 5
+        assert len(state.center) >= 4  # four dealt, and the first draw may add one
+
+
 def test_setup_deals_four_groups_and_each_player_chooses() -> None:
-    match = Match(RULES, 3, seed=5)
+    match = Match(RULES, 3, {"illuminati": "choose"}, seed=5)
     state = match.state
     assert state.phase is Phase.CHOOSE
     assert len(state.center) == 4 and all(load().is_group(c) for c in state.center)

@@ -35,7 +35,11 @@ def check(state: IlluminatiState) -> None:
             if link.parent is not None:
                 assert link.side in cards.card(link.parent).sides
         assert len(rects) == len(p.links)
-    where.update(pend.group for pend in state.pending)
+    for pend in state.pending:  # a captured group waiting for room brings its puppets along
+        if pend.group in pend.puppets:
+            where.update(geo.subtree(pend.puppets, pend.group))
+        else:
+            where[pend.group] += 1
     if state.playing is not None:
         where[state.playing.card] += 1
     for c in cards.illuminati:  # Illuminati nobody took lie in the dead pile

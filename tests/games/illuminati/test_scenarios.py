@@ -9,9 +9,13 @@ from typing import Any
 import pytest
 from tests.games.illuminati.helpers import build, run_steps
 
-SCENARIOS: list[dict[str, Any]] = tomllib.loads(
-    (Path(__file__).parent / "scenarios.toml").read_text("utf-8")
-)["scenario"]
+# scenarios.toml: the seed's use cases; rules_audit.toml: the seed and the reference read
+# rule by rule, with the arithmetic of each attack term in tables.
+SCENARIOS: list[dict[str, Any]] = [
+    scenario
+    for name in ("scenarios.toml", "rules_audit.toml")
+    for scenario in tomllib.loads((Path(__file__).parent / name).read_text("utf-8"))["scenario"]
+]
 
 
 def test_scenario_names_are_unique() -> None:

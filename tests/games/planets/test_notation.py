@@ -88,6 +88,24 @@ def test_nonsense_is_invalid_and_says_why(text: str) -> None:
     assert repr(text) in err.value.message
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "move ² cruiser from 0102 to 0203",
+        "move ٢ cruiser from 0102 to 0203",
+        "move " + "9" * 5000 + " cruiser from 0102 to 0203",
+        "produce " + "9" * 5000 + " infantry at Aurel",
+        "activate ０２０３",
+        "activate ٠٢٠٣",
+    ],
+)
+def test_odd_digits_and_huge_counts_are_invalid_not_a_crash(text: str) -> None:
+    """Counts and system numbers are ASCII digits of sensible length; others are refused."""
+    with pytest.raises(InvalidAction) as err:
+        RULES.parse(text, MATCH.state, 0)
+    assert err.value.message and len(err.value.message) < 600
+
+
 SYSTEMS = st.sampled_from(sorted(MATCH.state.galaxy.systems))
 PLANETS = st.sampled_from(sorted(MATCH.state.galaxy.planets))
 KINDS = st.sampled_from(["carrier", "cruiser", "destroyer", "dreadnought", "infantry", "mech"])

@@ -7,7 +7,7 @@ from tests.games.sucker.helpers import act
 
 from parley.games.sucker import RULES
 from parley.games.sucker.position import position
-from parley.kernel import IllegalAction, Viewer
+from parley.kernel import IllegalAction, Match, Rng, Viewer
 
 
 def view(state: object) -> dict[str, object]:
@@ -51,7 +51,7 @@ def test_rejected_and_withdrawn_public_bargains_leave_an_event_private_ones_do_n
     assert state.recent[-1] == "Red withdraws bargain #2"
     act(state, "red", 'propose to yellow: "now"')
     act(state, "yellow", "accept 3")
-    assert state.recent[-1] == "bargain #3 from Red is agreed"
+    assert state.recent[-1] == "Bargain #3 from Red is agreed"
     before = state.recent
     act(state, "red", 'propose privately to blue: "secret"')
     act(state, "blue", "reject 4")
@@ -82,3 +82,19 @@ def test_a_defeat_names_the_defeated_player_and_the_winner() -> None:
     act_private = position(hands={"red": "7 red"}, mover="red", private_channels=True)
     act(act_private, "red", 'propose privately to blue: "x"')  # no public event: latest kept
     assert view(act_private)["latest"] == []
+
+
+def test_every_table_event_starts_as_a_sentence() -> None:
+    state = position(hands={"red": "7 red"}, piles=["blue green"], mover="red")
+    act(state, "red", "play red on 1")
+    assert state.recent[-1] == "Only yellow is absent: Yellow moves"
+    rng = Rng(7)
+    told: list[str] = []
+    for seed in range(3):
+        match = Match(RULES, ["a", "b", "c", "d"], {}, seed)
+        while not match.is_over:
+            seat = min(match.turn().owing)
+            match.act(seat, RULES.random_action(match.state, seat, rng))
+            told.extend(e for e in match.state.recent if e not in told)
+    assert any(" is out" in e for e in told)  # captures, kills and defeats among them
+    assert all(e[:1].isupper() for e in told), [e for e in told if not e[:1].isupper()]

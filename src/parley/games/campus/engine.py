@@ -44,10 +44,12 @@ def apply(state: CampusState, seat: int, action: Action) -> None:
     if isinstance(action, Move):
         _check_mover(state, seat, f"move {action.src} to {action.dst}")
         board = state.board
-        src, dst = board.index.get(action.src), board.index.get(action.dst)
+        src, dst = _sector(state, action.src), _sector(state, action.dst)
         if src is None or dst is None:
             missing = action.src if src is None else action.dst
-            raise IllegalAction(f"there is no sector {missing} on the {board.title} map")
+            raise IllegalAction(
+                f"there is no sector {str(missing)[:20]!r} on the {board.title} map"
+            )
         if state.unit[src] != seat:
             raise IllegalAction(f"{board.label(src)} holds no unit of {name(seat)}")
         if dst not in board.adjacent_sets[src]:
@@ -66,13 +68,22 @@ def apply(state: CampusState, seat: int, action: Action) -> None:
             raise IllegalAction(f"{name(seat)} takes no part in this minigame")
         if seat in game.picks:
             raise IllegalAction(f"{name(seat)} has picked already in this minigame")
-        if action.value is not None and not 0 <= action.value <= PICK_MAX:
-            raise IllegalAction(f"picks are whole numbers from 0 to {PICK_MAX}, not {action.value}")
+        value = action.value
+        # An action built by hand (not parsed) may hold anything: only a whole number counts.
+        whole = type(value) is int and 0 <= value <= PICK_MAX
+        if value is not None and not whole:
+            shown = str(value)[:20]
+            raise IllegalAction(f"picks are whole numbers from 0 to {PICK_MAX}, not {shown}")
         game.picks[seat] = action.value
         if len(game.picks) == len(game.players):
             resolve_minigame(state, game)
     else:
         raise InvalidAction(f"{action!r} is no campus action")
+
+
+def _sector(state: CampusState, code: object) -> int | None:
+    """The index of a sector code; None for anything else (a hand-built action may hold any)."""
+    return state.board.index.get(code) if isinstance(code, str) else None
 
 
 def _check_mover(state: CampusState, seat: int, what: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from parley.kernel import AmbiguousAction, InvalidAction
+from parley.kernel import AmbiguousAction, InvalidAction, small_number
 
 from .actions import NO_PICK, PASS, Action, Move, Pass, Pick
 from .board import CampusMap
@@ -12,6 +12,11 @@ from .board import CampusMap
 PASS_WORDS = {"pass", "end", "endturn", "done", "stop"}
 NO_PICK_WORDS = {"none", "nothing", "abstain", "skip", "-"}
 HELP = "write e.g. 'move A3 to Library', 'a3-lib', 'pass', 'pick 42' or 'pick none'"
+MAX_PICK_DIGITS = 6  # longer numbers are refused unread
+
+
+def _quoted(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:40] + "…")
 
 
 def format_action(action: Action) -> str:
@@ -31,7 +36,7 @@ def parse_action(text: str, board: CampusMap) -> Action:
         return PASS
     pick = re.fullmatch(r"(?:pick|choose|guess|bid)?\s*:?\s*(\S+)", words)
     if words.startswith(("pick", "choose", "guess", "bid", "no pick")) or (
-        pick is not None and pick.group(1).isdigit()
+        pick is not None and pick.group(1).isdigit()  # any digits: refused below if odd
     ):
         return _parse_pick(text, words)
     return _parse_move(text, words, board)
@@ -43,9 +48,13 @@ def _parse_pick(text: str, words: str) -> Pick:
     rest = re.sub(r"^(pick|choose|guess|bid)\s*:?\s*", "", words).strip()
     if rest in NO_PICK_WORDS:
         return NO_PICK
-    if rest.isdigit():
-        return Pick(int(rest))
-    raise InvalidAction(f"{text!r}: a pick is a whole number from 0 to 100, or 'none'", text=text)
+    pick = small_number(rest, MAX_PICK_DIGITS)
+    if pick is not None:
+        return Pick(pick)
+    raise InvalidAction(
+        f"{_quoted(text)}: a pick is a whole number from 0 to 100 (digits 0-9), or 'none'",
+        text=text,
+    )
 
 
 def _parse_move(text: str, words: str, board: CampusMap) -> Move:

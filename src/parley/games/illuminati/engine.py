@@ -216,9 +216,26 @@ def can_attack(
             return False
     if target_owner is not None and target_owner != seat:
         immune = card(state.players[target_owner].illuminati).immune_from
-        if immune & alignments(state, attacker):
+        if immune & attacking_alignments(state, attacker, target, kind):
             return False
     return True
+
+
+def attacking_alignments(
+    state: IlluminatiState, attacker: str, target: str, kind: str
+) -> frozenset[Alignment]:
+    """The attacking card's alignments in this attack: the Chinese Campaign Donors' alignment
+    is set to Government against a Government target (the seed: "Set ... alignment to
+    Government", replacing its Communist)."""
+    att = card(attacker)
+    mine = alignments(state, attacker)
+    if (
+        att.treat_as is not None
+        and att.treat_when in alignments(state, target)
+        and att.treat_attack in ("", kind)
+    ):
+        return frozenset({att.treat_as})
+    return mine
 
 
 def attack_parts(state: IlluminatiState, a: AttackState) -> dict[str, int]:
@@ -228,10 +245,8 @@ def attack_parts(state: IlluminatiState, a: AttackState) -> dict[str, int]:
     kind = AttackKind(a.kind)
     parts: dict[str, int] = {"power": att.power}
     parts["aid"] = sum(card(n).transferable for n in a.aids)
-    mine = alignments(state, a.attacker)
+    mine = attacking_alignments(state, a.attacker, a.target, a.kind)
     theirs = alignments(state, a.target)
-    if att.treat_as is not None and att.treat_when in theirs and att.treat_attack in ("", a.kind):
-        mine = mine | {att.treat_as}
     if kind is AttackKind.DESTROY and not a.whispering:
         parts["defence"] = -tgt.power
     else:
@@ -239,15 +254,18 @@ def attack_parts(state: IlluminatiState, a: AttackState) -> dict[str, int]:
         if tgt.resist_value is not None and tgt.resist_against & mine:
             resistance = tgt.resist_value
         guard = None if a.defender is None else has_hook(state.players[a.defender], "survivalists")
-        if guard is not None and guard != a.target:
+        # The seed doubles the resistance of every group its owner holds, the Survivalists
+        # included; the printed card gives +2 to the owner's other groups.
+        if guard is not None:
             if state.options["survivalists"] == "double":
                 resistance *= 2
-            else:
+            elif guard != a.target:
                 resistance += 2
         parts["defence"] = -resistance
-    bonus = alignment_bonus(mine, theirs, CARDS.opposites)
-    parts["alignment"] = -bonus if kind is AttackKind.DESTROY else bonus
     own_target = kind is AttackKind.DESTROY and a.defender == a.attacker_seat
+    bonus = alignment_bonus(mine, theirs, CARDS.opposites)
+    # The seed's extension "destroying a group you control": the alignment lookup returns 0.
+    parts["alignment"] = 0 if own_target else -bonus if kind is AttackKind.DESTROY else bonus
     if a.defender is not None and state.options["protection"] and not own_target:
         d = geo.depth(state.players[a.defender].links, a.target)
         parts["position"] = -PROTECTION.get(d, 0)
@@ -650,6 +668,7 @@ def _espionage(state: IlluminatiState, seat: int, target: str | None, using: str
 def _deep_agent(state: IlluminatiState, seat: int, target: str | None, using: str | None) -> None:
     assert state.attack is not None
     state.attack.privileged, state.attack.abolished = False, True
+    state.attack.spent_since_window = True  # interference is open again: a new round
 
 
 def _interference(state: IlluminatiState, seat: int, target: str | None, using: str | None) -> None:
@@ -964,6 +983,8 @@ def g_privilege(state: IlluminatiState, seat: int) -> Iterator[Action]:
     assert a is not None
     if a.privileged or a.abolished:
         return
+    if state.phase is Phase.ATTACK and a.opened:
+        return  # the attacker declares privilege with the announcement (seed steps 31-34)
     me = state.players[seat]
     if (
         state.phase is Phase.ATTACK
@@ -972,6 +993,8 @@ def g_privilege(state: IlluminatiState, seat: int) -> Iterator[Action]:
         and me.money[me.illuminati] >= 5
     ):
         yield Privilege(None)
+    if seat != a.attacker_seat and state.options.get("privilege_by", "attacker") == "attacker":
+        return  # the seed: the attacker declares privilege by discarding a special card
     for name in _specials_held(state, seat):
         yield Privilege(name)
 
@@ -1376,6 +1399,9 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
             state.dead.append(name)
         a.privileged, a.abolished = False, True
         a.round_activity = True
+        # "Interferences for attack are unblocked": those who passed while the privilege
+        # held are asked again before the dice
+        a.spent_since_window = True
         log(state, f"{seat_name(seat)} abolishes the privilege")
     elif isinstance(action, Play):
         if state.phase is Phase.SECRETS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from parley.kernel import AmbiguousAction, InvalidAction
+from parley.kernel import AmbiguousAction, InvalidAction, small_number
 
 from .actions import (
     Abolish,
@@ -161,13 +161,28 @@ def card_name(text: str, whole: str) -> str:
     raise InvalidAction(f"{text.strip()!r} in {whole!r} is no card name", text=whole)
 
 
+MAX_DIGITS = 12  # no amount or seat is near a trillion; longer numbers are refused
+
+
+def _int(digits: str, whole: str) -> int:
+    """A number written in the action; absurdly long ones are refused, not converted."""
+    number = small_number(digits, MAX_DIGITS)
+    if number is None:
+        raise InvalidAction(
+            f"{digits[:20]!r} in {whole[:60]!r} is not a number (digits 0-9, at most "
+            f"{MAX_DIGITS} of them)",
+            text=whole,
+        )
+    return number
+
+
 def _seat(text: str, whole: str) -> int:
     m = re.fullmatch(r"\s*(?:player|p)?\s*(\d+)\s*", text.lower())
-    if not m or int(m.group(1)) < 1:
+    if not m or _int(m.group(1), whole) < 1:
         raise InvalidAction(
             f"{text.strip()!r} in {whole!r} is no seat; write e.g. 'Player 2'", text=whole
         )
-    return int(m.group(1)) - 1
+    return _int(m.group(1), whole) - 1
 
 
 def _direction(text: str, whole: str) -> str:
@@ -239,7 +254,9 @@ def parse_action(text: str) -> Action:
     )
     if m:
         kind = m.group(3).lower().replace("neutralise", "neutralize")
-        spend = int(m.group(4)) if m.group(4) else 0
+        spend = _int(m.group(4), whole) if m.group(4) else 0
+        if m.group(4) and spend < 1:
+            raise InvalidAction(f"{whole!r}: spend at least 1 MB, or leave the spending out")
         source = card_name(m.group(5), whole) if m.group(5) else None
         return Attack(
             card_name(m.group(1), whole), card_name(m.group(2), whole), kind, spend, source
@@ -249,7 +266,7 @@ def parse_action(text: str) -> Action:
         return Aid(card_name(m.group(1), whole))
     m = re.fullmatch(r"spend " + _AMOUNT + r"(?: from (.+))?", t, re.I)
     if m:
-        return Spend(int(m.group(1)), card_name(m.group(2), whole) if m.group(2) else None)
+        return Spend(_int(m.group(1), whole), card_name(m.group(2), whole) if m.group(2) else None)
     m = re.fullmatch(r"privilege (?:by )?discarding (.+)", t, re.I)
     if m:
         return Privilege(card_name(m.group(1), whole))
@@ -260,7 +277,7 @@ def parse_action(text: str) -> Action:
     m = re.fullmatch(r"interfere (?:(for|against) )?" + _AMOUNT + r"(?: (for|against))?", t, re.I)
     if m:
         side = (m.group(1) or m.group(3) or "for").lower()
-        return Interfere(int(m.group(2)), side == "against")
+        return Interfere(_int(m.group(2), whole), side == "against")
     m = re.fullmatch(r"play (.+?)(?: on (.+?))?(?: with (.+))?", t, re.I)
     if m:
         name = card_name(m.group(1), whole)
@@ -273,10 +290,12 @@ def parse_action(text: str) -> Action:
         return Play(name, target, using)
     m = re.fullmatch(r"(?:give|transfer|move) " + _AMOUNT + r" from (.+?) to (.+)", t, re.I)
     if m:
-        return Transfer(int(m.group(1)), card_name(m.group(2), whole), card_name(m.group(3), whole))
+        return Transfer(
+            _int(m.group(1), whole), card_name(m.group(2), whole), card_name(m.group(3), whole)
+        )
     m = re.fullmatch(r"(?:pay|give) " + _AMOUNT + r" to (.+)", t, re.I)
     if m:
-        return PayMoney(int(m.group(1)), _seat(m.group(2), whole))
+        return PayMoney(_int(m.group(1), whole), _seat(m.group(2), whole))
     m = re.fullmatch(r"(?:give|offer) (.+) to ((?:player|p)?\s*\d+)", t, re.I)
     if m:
         return Offer(card_name(m.group(1), whole), _seat(m.group(2), whole))
@@ -302,7 +321,7 @@ def parse_action(text: str) -> Action:
         return Drop(card_name(m.group(1), whole))
     m = re.fullmatch(r"ask (?:for )?" + _AMOUNT, t, re.I)
     if m:
-        return Ask(money=int(m.group(1)))
+        return Ask(money=_int(m.group(1), whole))
     m = re.fullmatch(r"ask (?:for )?(.+)", t, re.I)
     if m:
         return Ask(group=card_name(m.group(1), whole))

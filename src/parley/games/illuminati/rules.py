@@ -42,6 +42,7 @@ from .actions import (
     Play,
     Release,
     Roll,
+    Spend,
 )
 from .engine import CARDS
 from .notation import format_action, parse_action
@@ -101,8 +102,9 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
         options=(
             OptionSpec(
                 "illuminati",
-                "choose",
-                "'choose': players take Illuminati cards in turn; 'random': dealt at random",
+                "random",
+                "'random': dealt at random, as the seed's blind pick of a face-down card comes "
+                "to; 'choose': players take them face up in turn",
                 choices=("choose", "random"),
             ),
             OptionSpec(
@@ -135,6 +137,13 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 choices=("double", "plus2"),
             ),
             OptionSpec(
+                "privilege_by",
+                "attacker",
+                "'attacker': only the attacker makes an attack privileged by discarding a "
+                "special card (the seed); 'anyone': any player may",
+                choices=("attacker", "anyone"),
+            ),
+            OptionSpec(
                 "goals_count_illuminati",
                 False,
                 "the power, transferable power and money goals count the Illuminati card too",
@@ -146,7 +155,12 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
             ),
         ),
         test_options=(
-            {"illuminati": "random", "defender_money": "rulebook", "illuminati_bonus": "structure"},
+            {
+                "illuminati": "random",
+                "defender_money": "rulebook",
+                "illuminati_bonus": "structure",
+                "privilege_by": "anyone",
+            },
         ),
     )
 
@@ -208,6 +222,13 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
         self, text: str, state: IlluminatiState | None = None, seat: int | None = None
     ) -> Action:
         action = parse_action(text)
+        if state is not None and seat is not None and 0 <= seat < state.seats:
+            # money "from" one's own Illuminati is the plain form: `spend 3`
+            ill = state.players[seat].illuminati
+            if isinstance(action, Spend) and ill and action.source == ill:
+                action = Spend(action.amount)
+            elif isinstance(action, Attack) and ill and action.spend and action.source == ill:
+                action = Attack(action.target, action.attacker, action.kind, action.spend)
         if state is not None:
             seat_named = None
             if isinstance(action, Offer | PayMoney):

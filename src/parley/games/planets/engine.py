@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from parley.kernel import IllegalAction, Rng
+from parley.kernel import IllegalAction, InvalidAction, Rng
 
 from .actions import (
     Action,
@@ -401,11 +401,52 @@ def apply(state: PlanetsState, seat: int, action: Action) -> None:
         raise IllegalAction("the game is over")
     if owner != seat:
         raise IllegalAction(f"{who(seat)} owes no decision now; {who(owner)} does")
+    malformed = _malformed(action)
+    if malformed is not None:
+        raise InvalidAction(f"a malformed action: {malformed}")
     problem = _problem(state, seat, action)
     if problem is not None:
         raise IllegalAction(problem)
     _do(state, seat, action)
     advance(state)
+
+
+def _whole(n: object) -> bool:
+    return type(n) is int  # not bool, float or text
+
+
+def _malformed(action: object) -> str | None:
+    """What is wrong with the shape of a hand-built action (the parser makes only good ones)."""
+    if isinstance(action, Activate):
+        return None if isinstance(action.system, str) else "a system is named by its number"
+    if isinstance(action, Move):
+        units = action.units
+        pairs = isinstance(units, tuple) and all(
+            isinstance(u, tuple) and len(u) == 2 and isinstance(u[0], str) and _whole(u[1])
+            for u in units
+        )
+        if not (isinstance(action.source, str) and isinstance(action.dest, str) and pairs):
+            return "a move is two system numbers and (unit type, whole count) pairs"
+        return None
+    if isinstance(action, Assign):
+        ok = isinstance(action.kind, str) and isinstance(action.sustain, bool)
+        return None if ok else "a hit names a unit type and whether it is sustained"
+    if isinstance(action, Bombard):
+        ok = action.planet is None or isinstance(action.planet, str)
+        return None if ok else "bombard names a planet or none"
+    if isinstance(action, Commit):
+        ok = isinstance(action.planet, str) and _whole(action.infantry) and _whole(action.mech)
+        return None if ok else "a commit names a planet and whole counts"
+    if isinstance(action, Explore):
+        ok = isinstance(action.trait, str) and isinstance(action.planet, str)
+        return None if ok else "an exploration names a trait and a planet"
+    if isinstance(action, Exhaust):
+        return None if isinstance(action.planet, str) else "exhaust names a planet"
+    if isinstance(action, Produce):
+        ok = isinstance(action.kind, str) and _whole(action.count)
+        ok = ok and isinstance(action.planet, str)
+        return None if ok else "production names a unit type, a whole count and a planet"
+    return None
 
 
 def _expected(state: PlanetsState) -> str:
@@ -431,6 +472,8 @@ def _problem(state: PlanetsState, seat: int, action: Action) -> str | None:
             return wrong
         return None if action in hit_options(state) else f"no {action.kind} can take that hit"
     stage = state.stage
+    if isinstance(action, Assign):
+        return f"no hits wait to be assigned; {wrong}"
     if isinstance(action, Activate | Pass):
         if stage is not Stage.ACTION:
             return wrong

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from parley.kernel import InvalidAction
+from parley.kernel import InvalidAction, small_number
 
 from .actions import (
     Action,
@@ -32,6 +32,7 @@ from .galaxy import TRAITS, Galaxy, builtin
 from .state import PlanetsState
 from .units import ALIASES, GROUND, ORDER
 
+MAX_COUNT_DIGITS = 3  # no count reaches 1000; longer numbers are refused unread
 EXAMPLES = (
     "activate 0203",
     "move 2 cruiser 1 carrier 2 infantry from 0102 to 0203",
@@ -74,7 +75,8 @@ def units_text(units: tuple[tuple[str, int], ...]) -> str:
 
 def _fail(text: str, why: str) -> InvalidAction:
     examples = "; ".join(f"'{e}'" for e in EXAMPLES)
-    return InvalidAction(f"{text!r} is not understood: {why}. Examples: {examples}", text=text)
+    shown = repr(text) if len(text) <= 80 else repr(text[:80] + "…")  # never echo a flood
+    return InvalidAction(f"{shown} is not understood: {why}. Examples: {examples}", text=text)
 
 
 def _galaxies(state: PlanetsState | None) -> list[Galaxy]:
@@ -95,7 +97,7 @@ def _planet(words: list[str], text: str, state: PlanetsState | None, seat: int |
 
 
 def _system(word: str, text: str) -> str:
-    if not re.fullmatch(r"\d{3,4}", word):
+    if not re.fullmatch(r"[0-9]{3,4}", word):  # not \d: it matches other scripts' digits
         raise _fail(text, f"{word!r} is not a system number like 0203")
     return word.zfill(4)
 
@@ -114,7 +116,10 @@ def _counts(words: list[str], text: str) -> tuple[tuple[str, int], ...]:
     while i < len(words):
         n = 1
         if words[i].isdigit():
-            n = int(words[i])
+            count = small_number(words[i], MAX_COUNT_DIGITS)
+            if count is None:
+                raise _fail(text, f"{words[i][:20]!r} is not a count (digits 0-9, at most 999)")
+            n = count
             i += 1
         if i >= len(words):
             raise _fail(text, "a count without a unit type")

@@ -66,7 +66,8 @@ def move_bound(seats: int, chips: int) -> int:
 
 
 def note(state: SuckerState, text: str) -> None:
-    """Remember a public table event (the newest last)."""
+    """Remember a public table event (the newest last), as a sentence: capitalised."""
+    text = text[:1].upper() + text[1:]
     state.recent = (*state.recent[1 - RECENT :], text)
     # Tagged with the action that caused it (counted from 1), so a log can place it.
     state.recent_actions = (*state.recent_actions[1 - RECENT :], state.applied + 1)

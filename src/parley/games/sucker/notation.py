@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from parley.kernel import InvalidAction
+from parley.kernel import InvalidAction, small_number
 
 from .actions import (
     Accept,
@@ -45,6 +45,21 @@ HELP = (
     "'kill prisoner yellow', 'give red to blue', 'rescue blue with red', 'decline', "
     "'propose to blue: red gives green to blue; blue passes to red', 'accept 3'"
 )
+
+NOTATION_HELP = """Actions are typed as written here; players are colours (or seat numbers from 1).
+  play red on 2 / play blue new       play a chip onto pile 2 / onto a new pile
+  next green                          choose who moves next, when it is your choice
+  kill yellow                         after a capture, kill one chip of the pile
+Whenever the rules allow, in your turn or out of it:
+  propose to blue: red gives green to blue; blue passes to red; "together?"
+                                      a bargain: promises (chips given, the move
+                                      passed) and a note
+  propose privately to blue, green: "meet me later"
+  accept 3 / reject 3 / withdraw 3    answer or take back bargain #3
+  kill prisoner yellow                kill a prisoner you hold
+  give red to blue                    give a prisoner to another player
+  rescue blue with 2 red, green       rescue a player who has the move but no chips
+  decline                             refuse to rescue"""
 
 # --- printing --------------------------------------------------------------------------------
 
@@ -117,17 +132,24 @@ _WITHDRAW = {"withdraw", "cancel", "retract", "revoke"}
 _BARGAIN_WORDS = {"bargain", "deal", "offer", "proposal", "number"}
 
 
+_MAX_DIGITS = 9  # no count, pile or seat comes near; longer runs are refused, not converted
+
+
 def _tokens(text: str) -> list[str]:
     low = text.lower()
-    low = re.sub(r"\b(?:player|seat|p)\s*\.?\s*#?\s*(\d+)", r" seat \1 ", low)
+    # Only the digits 0-9 are numbers: int() would also read other scripts' digits.
+    low = re.sub(r"\b(?:player|seat|p)\s*\.?\s*#?\s*([0-9]+)", r" seat \1 ", low)
     low = low.replace("don't", "dont").replace("won't", "wont")
-    words = re.findall(r"[a-z]+|\d+", low)
+    words = re.findall(r"[a-z]+|[0-9]+", low)
+    if any(w.isdigit() and small_number(w, _MAX_DIGITS) is None for w in words):
+        raise _invalid(text, "a number too long")
     return [_NUMBER_WORDS.get(w, w) for w in words if w not in _FILLER]
 
 
 def _invalid(text: str, why: str = "") -> InvalidAction:
     reason = f" ({why})" if why else ""
-    return InvalidAction(f"{text!r} is not understood{reason}; {HELP}", text=text)
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    return InvalidAction(f"{shown!r} is not understood{reason}; {HELP}", text=text)
 
 
 class _Reader:

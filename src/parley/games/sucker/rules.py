@@ -37,7 +37,7 @@ from .actions import (
     Withdraw,
 )
 from .colours import COLOURS, Colour, label
-from .notation import format_action, parse_action
+from .notation import NOTATION_HELP, format_action, parse_action
 from .state import CaptureRule, Phase, SuckerState
 
 RANDOM_NOTES = (
@@ -179,6 +179,9 @@ class SuckerRules(Rules[SuckerState, Action]):
 
     def observe(self, state: SuckerState, viewer: Viewer) -> dict[str, JSON]:
         return view.observe(state, viewer)
+
+    def notation_help(self) -> str:
+        return NOTATION_HELP
 
     def render(self, observation: Mapping[str, JSON]) -> str:
         return view.render(observation)
