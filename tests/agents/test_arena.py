@@ -283,3 +283,47 @@ def test_play_game_returns_the_record_when_told_to_write_nothing() -> None:
     result = play_game(task)
     assert result.path is None and result.record is not None
     assert result.record["outcome"] == result.outcome
+
+
+def test_cli_summary_puts_seats_beside_win_share_and_self_play_unrated(
+    tmp_path: Path, countdown_registered: None
+) -> None:
+    # Two bots cycled over three seats for five games: one holds 8 seats, the other 7.
+    out = tmp_path / "uneven"
+    args = ["--seats", "3", "--seed", "1", "--quiet", "-o", "start=9"]
+    result = runner.invoke(
+        app,
+        [
+            "arena",
+            "countdown",
+            "--bots",
+            "random,default",
+            "--games",
+            "5",
+            "--out",
+            str(out),
+            *args,
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    standings = json.loads((out / "summary.json").read_text())["standings"]
+    assert (standings["random"]["seats"], standings["default"]["seats"]) == (8, 7)
+    rows = {line.split()[1]: line for line in result.output.splitlines() if line.startswith("│ ")}
+    for bot in ("random", "default"):
+        tally = standings[bot]
+        low, high = tally["win_share_95"]
+        cells = [c.strip() for c in rows[bot].strip("│").split("│")]
+        assert cells[:2] == [bot, str(tally["seats"])]
+        assert cells[3] == f"{tally['win_share']:.3f} ({low:.3f}-{high:.3f})"
+    assert "Seats played: random 8, default 7." in " ".join(result.output.split())
+    # One bot in every seat: it never met another, so it has no rating.
+    alone = tmp_path / "alone"
+    result = runner.invoke(
+        app, ["arena", "countdown", "--bots", "random", "--games", "3", "--out", str(alone), *args]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads((alone / "summary.json").read_text())["standings"]["random"]
+    assert summary["rated"] is False and summary["rating"] is None and summary["seats"] == 9
+    row = next(line for line in result.output.splitlines() if line.startswith("│ random"))
+    assert "unrated" in row and "±" not in row
+    assert "Unrated (played only itself" in result.output

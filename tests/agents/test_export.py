@@ -28,7 +28,6 @@ from parley.agents.export import (
 from parley.cli import app
 from parley.kernel import Match, RecordError, Rng, Viewer, apply_entry, replay
 from parley.kernel.conformance import random_step
-from parley.server.export import records_in_database
 
 SUCKER = games.find("sucker")
 DIPLOMACY = games.find("diplomacy")
@@ -276,68 +275,3 @@ def test_cli_exports_a_folder_and_stdout(tmp_path: Path) -> None:
     assert nowhere.exit_code == 2 and "database sqlite" in nowhere.output
     both = runner.invoke(app, ["export", str(folder), "--database", "sqlite://"])
     assert both.exit_code == 2 and "not both" in both.output
-
-
-def test_a_server_database_exports_with_its_agents_notes(tmp_path: Path) -> None:
-    from sqlalchemy.orm import Session
-
-    from parley.server import store as db
-    from parley.server.db.engine import make_engine
-    from parley.server.db.migrate import upgrade
-    from parley.server.gateway.sqlstore import SqlStore
-    from parley.server.gateway.store import Note
-    from parley.server.vocab import GameRecord, GameStatus, PressMode
-
-    url = f"sqlite:///{tmp_path / 'parley.db'}"
-    engine = make_engine(url)
-    upgrade(engine)
-    record = _sucker_with_secrets(2)
-    with Session(engine) as s, s.begin():
-        host = db.insert_user(s, "host", None, 0.0)
-        for status, game_id in ((GameStatus.FINISHED, "done"), (GameStatus.ACTIVE, "going")):
-            db.insert_game(
-                s,
-                GameRecord(
-                    id=game_id,
-                    game="sucker",
-                    name=game_id,
-                    description="",
-                    options=record["options"],
-                    seats=3,
-                    period_seconds=60,
-                    press=PressMode.FULL,
-                    private=False,
-                    invite_code=None,
-                    host_id=host.id,
-                    status=status,
-                    seed=record["seed"],
-                    players=tuple(record["players"]),
-                    seq=len(record["entries"]),
-                    version=1,
-                    outcome=record["outcome"],
-                    disorder_after=0,
-                    bot_after=0,
-                    takeover_bot="",
-                    created_at=1.0,
-                    started_at=1.0,
-                    ended_at=None,
-                ),
-            )
-            db.insert_entries(
-                s,
-                game_id,
-                [
-                    db.EntryRow(e["seq"], e["type"], json.dumps(e), "x", 0, 1.0)
-                    for e in record["entries"]
-                ],
-            )
-    notes = SqlStore(engine)
-    for note in record["notes"][:5]:
-        notes.add_note(Note("done", note["seat"], note["state_id"], host.id, 1.0, note["text"]))
-    engine.dispose()
-    finished = list(records_in_database(url))
-    assert [game_id for game_id, _ in finished] == ["done"]
-    assert len(list(records_in_database(url, finished_only=False))) == 2
-    lines = list(decisions(finished[0][1], "done"))
-    assert lines == list(decisions(dict(record, notes=record["notes"][:5]), "done"))
-    assert sum(len(d.reasoning or []) for d in lines) >= 1

@@ -28,7 +28,8 @@ from parley.agents.rl import (
 )
 from parley.agents.rl.codecs import sample_choices
 from parley.games.diplomacy.map import standard_map
-from parley.kernel import ARCHIVE, Match, Rng
+from parley.games.diplomacy.phase import PhaseKind
+from parley.kernel import ARCHIVE, Match, Rng, Viewer
 from parley.kernel.conformance import random_step
 
 ALL = games.all_rules()
@@ -106,6 +107,55 @@ def test_flat_mask_is_the_tuple_laid_end_to_end_and_fast_samples_are_legal() -> 
         if not random_step(match, rng):
             break
     assert checked > 500
+
+
+def _plain_observation(env: ParleyParallel, seat: int) -> tuple[Any, Any]:
+    """A seat's features and mask the slow, obvious way: its own view, encoded alone, and
+    a mask from `legal_actions` formatted one by one (the generic slot codec's choices)."""
+    match = env.match
+    features = env.game.encoder.encode(match.observe(Viewer.of(seat)), seat)
+    codec = env.game.codec
+    inner = codec.codec if isinstance(codec, FlatMasks) else codec
+    assert isinstance(inner, SlotCodec)
+    if seat not in match.turn().owing:
+        return features, codec.empty_mask()
+    choices = SlotCodec.choices(inner, match, seat)
+    choices.extra["adjusting"] = match.state.position.phase.kind is PhaseKind.ADJUSTMENT
+    return features, codec.mask(choices)
+
+
+@pytest.mark.parametrize(("mask_format", "seats"), [("tuple", 7), ("flat", 7), ("flat", 3)])
+def test_diplomacy_parallel_observations_and_masks_match_the_plain_path(
+    mask_format: str, seats: int
+) -> None:
+    # The Parallel form encodes the board once for all seats and reuses each order's index
+    # between phases; every seat must still get exactly what its own view would give.
+    env = ParleyParallel(DIPLOMACY, seats, mask_format=mask_format)  # type: ignore[arg-type]
+    kinds: set[str] = set()
+    checked = 0
+    for seed in (1, 2, 3):
+        observations, infos = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(45):
+            kinds.add(env.match.state.position.phase.name[-1])
+            for agent, seat in env.game.seat_of.items():
+                features, mask = _plain_observation(env, seat)
+                got = observations[agent]
+                assert np.array_equal(got["observation"], features)
+                if isinstance(mask, tuple):
+                    assert len(got["action_mask"]) == len(mask)
+                    assert all(map(np.array_equal, got["action_mask"], mask))
+                else:
+                    assert np.array_equal(got["action_mask"], mask)
+                checked += 1
+            actions = {a: env.sample_legal(a, rng=rng) for a in env.agents if infos[a]["acting"]}
+            observations, _, _, _, infos = env.step(actions)
+            assert not any(info.get("illegal") for info in infos.values())
+            if not env.agents:
+                break
+    # Movement, retreats and adjustments all compared (three powers rarely retreat early).
+    assert {"M", "A"} <= kinds and ("R" in kinds or seats < 7)
+    assert checked >= 3 * 30 * seats
 
 
 @pytest.mark.parametrize("seats", [2, 3])

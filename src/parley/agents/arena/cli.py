@@ -124,9 +124,13 @@ def _run(config: ArenaConfig, quiet: bool) -> ArenaReport:
 def _print_report(report: ArenaReport) -> None:
     summary = report.summary
     table = Table(title=f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")
-    columns = ("bot", "seats", "wins", "draws", "losses", "win share", "95%", "μ", "σ", "μ-3σ")
+    # Few columns, so that bot names and intervals stay whole in an 80-column terminal;
+    # the seats each bot held stand next to its per-seat win share.
+    columns = ("bot", "seats", "W-D-L", "win share (95%)", "μ ± σ", "μ-3σ")
     for column in columns:
-        table.add_column(column, justify="left" if column == "bot" else "right")
+        table.add_column(
+            column, justify="left" if column == "bot" else "right", no_wrap=column == "bot"
+        )
     for bot in report.standings.ranked():
         tally = report.standings.tallies[bot]
         rating = report.standings.rating(bot)
@@ -135,16 +139,27 @@ def _print_report(report: ArenaReport) -> None:
         table.add_row(
             bot,
             str(tally.seats),
-            str(tally.wins),
-            str(tally.draws),
-            str(tally.losses),
-            f"{tally.win_share:.3f}",
-            f"{low:.3f}-{high:.3f}",
-            f"{rating.mu:.2f}" if rated else "unrated",
-            f"{rating.sigma:.2f}" if rated else "",
+            f"{tally.wins}-{tally.draws}-{tally.losses}",
+            f"{tally.win_share:.3f} ({low:.3f}-{high:.3f})",
+            f"{rating.mu:.2f} ± {rating.sigma:.2f}" if rated else "unrated",
             f"{rating.conservative:.2f}" if rated else "",
         )
     console.print(table)
+    seats = {bot: report.standings.tallies[bot].seats for bot in report.standings.bots}
+    if len(set(seats.values())) > 1:
+        # Win shares are per seat, but games are won by bots: a bot filling more seats
+        # wins more games and so rates higher at equal play. Say so beside the figures.
+        held = ", ".join(f"{bot} {n}" for bot, n in seats.items())
+        console.print(
+            f"Seats played: {held}. Win share is per seat; a bot holding more seats wins more "
+            "games (and rating) at equal play: compare bots on equal seat counts."
+        )
+    unrated = [bot for bot in report.standings.bots if not report.standings.is_rated(bot)]
+    if unrated:
+        console.print(
+            f"Unrated (played only itself, no other bot to be measured against): "
+            f"{', '.join(unrated)}."
+        )
     console.print(
         f"{summary['games']} games in {report.seconds:.2f} s "
         f"({report.games_per_second:.2f} games/s); {summary['capped']} reached the ply cap "

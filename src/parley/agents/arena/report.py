@@ -80,7 +80,13 @@ def plot_ratings(path: Path, table: Standings, title: str) -> Path:
             color=colours.get(bot, "grey"),
         )
     shares.set_yticks(range(len(order)))
-    shares.set_yticklabels([bot if table.is_rated(bot) else f"{bot} (unrated)" for bot in order])
+    shares.set_yticklabels(
+        [
+            f"{bot}\n{table.tallies[bot].seats} seats"
+            + ("" if table.is_rated(bot) else ", unrated")
+            for bot in order
+        ]
+    )
     shares.set_xlim(0, 1)
     shares.set_ylim(-0.5, len(order) - 0.5)
     shares.set_xlabel("win share per seat (95% interval)")

@@ -6,7 +6,7 @@ together with batched arrays.
 """
 
 from .codecs import ActionCodec, Choices, CodecError, FlatCodec, FlatMasks, SlotCodec, sample_legal
-from .encoders import EncoderError, JsonEncoder, ObsEncoder, feature_names
+from .encoders import EncoderError, JsonEncoder, ObsEncoder, SharedEncoder, feature_names
 from .env import NO_ACTION, ParleyAEC, ParleyParallel, aec_env, parallel_env
 from .registry import (
     codec_for,
@@ -32,6 +32,7 @@ __all__ = [
     "ParleyAEC",
     "ParleyParallel",
     "ParleyVectorEnv",
+    "SharedEncoder",
     "SlotCodec",
     "VectorStep",
     "aec_env",

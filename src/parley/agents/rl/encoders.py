@@ -9,8 +9,8 @@ feature encoders that suit learning better.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from gymnasium import spaces
@@ -33,6 +33,21 @@ class ObsEncoder(Protocol):
 
         `seat` is -1 for the archive view (`env.state()`); an encoder gives no seat features then.
         """
+
+
+@runtime_checkable
+class SharedEncoder(ObsEncoder, Protocol):
+    """An encoder whose features differ between seats only through `seat`.
+
+    For games where every seat's observation holds the same encoded facts (what differs
+    between seats' views is not encoded), `encode_seats` encodes many seats from any one
+    seat's observation, so a Parallel step builds one view instead of one per seat. It
+    must give exactly what `encode` gives for each seat's own observation.
+    """
+
+    def encode_seats(
+        self, observation: Mapping[str, JSON], seats: Sequence[int]
+    ) -> list[Features]: ...
 
 
 def feature_names(encoder: ObsEncoder) -> list[str]:

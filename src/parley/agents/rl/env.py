@@ -52,7 +52,7 @@ from .codecs import (
     sample_choices,
     sample_legal,
 )
-from .encoders import ObsEncoder, feature_names
+from .encoders import ObsEncoder, SharedEncoder, feature_names
 from .registry import codec_for, encoder_for, env_options_for
 
 Reward = Literal["win", "score"]
@@ -115,6 +115,7 @@ class _Game:
         elif mask_format != "tuple":
             raise ValueError(f"mask_format is 'tuple' or 'flat', not {mask_format!r}")
         self.encoder = encoder or encoder_for(self.rules, self.seats, self.options)
+        self.shared_encoder = self.encoder if isinstance(self.encoder, SharedEncoder) else None
         self.reward_kind = reward
         self.on_illegal = on_illegal
         self.agent_names = [f"player_{i}" for i in range(self.seats)]
@@ -163,8 +164,21 @@ class _Game:
 
     def observe(self, seat: int, choices: Choices | None) -> Obs:
         observation = self.match.observe(Viewer.of(seat))
+        return self._obs(seat, self.encoder.encode(observation, seat), choices)
+
+    def observe_all(self, choices: Mapping[int, Choices]) -> list[Obs]:
+        """Every seat's observation, as `observe` gives it; with an encoder that encodes all
+        seats from one view (`SharedEncoder`), the view is built and encoded once."""
+        shared = self.shared_encoder
+        if shared is None:
+            return [self.observe(s, choices.get(s)) for s in range(self.seats)]
+        seats = range(self.seats)
+        features = shared.encode_seats(self.match.observe(Viewer.of(0)), seats)
+        return [self._obs(s, f, choices.get(s)) for s, f in zip(seats, features, strict=True)]
+
+    def _obs(self, seat: int, features: np.ndarray[Any, Any], choices: Choices | None) -> Obs:
         mask = self.codec.mask(choices) if choices is not None else self.codec.empty_mask()
-        out = {"observation": self.encoder.encode(observation, seat), "action_mask": mask}
+        out = {"observation": features, "action_mask": mask}
         if self.previous_actions:
             out["previous_actions"] = self.previous_for(seat)
         return out
@@ -450,10 +464,7 @@ class ParleyParallel(_Shared, ParallelEnv[str, Obs, Any]):  # type: ignore[misc]
     def _observe_all(self) -> dict[str, Obs]:
         turn = self.match.turn()
         self._choices = {s: self.game.codec.choices(self.match, s) for s in sorted(turn.owing)}
-        return {
-            self.game.agent_names[s]: self.game.observe(s, self._choices.get(s))
-            for s in range(self.game.seats)
-        }
+        return dict(zip(self.game.agent_names, self.game.observe_all(self._choices), strict=True))
 
     def _infos(self) -> dict[str, dict[str, Any]]:
         owing = self.match.turn().owing

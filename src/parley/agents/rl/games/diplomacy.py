@@ -23,7 +23,7 @@ break a stalemate still end, in a draw, within a known number of phases.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any, cast
 
@@ -125,36 +125,35 @@ def order_tables(map_name: str) -> dict[str, tuple[str, ...]]:
     return tables
 
 
-class _Legal(Mapping[str, OrderSet]):
-    """Notation to one-order OrderSet, each built when first asked for."""
+Known = tuple[Order, str, int]  # an order, its notation, its flat table index
 
-    def __init__(self, texts: list[str], orders: list[Order]) -> None:
-        self._orders = dict(zip(texts, orders, strict=True))
 
-    def __getitem__(self, text: str) -> OrderSet:
-        return OrderSet((self._orders[text],))
+class _Lazy(Mapping[Any, OrderSet]):
+    """Key (notation or flat index) to one-order OrderSet, from a decision's known orders.
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._orders)
+    The key table is built on first use and each OrderSet when asked for: most decisions
+    only ever sample and decode a few parts.
+    """
+
+    def __init__(self, known: list[Known], key: int) -> None:
+        self._known = known
+        self._key = key
+        self._table: dict[Any, Order] | None = None
+
+    def _orders(self) -> dict[Any, Order]:
+        if self._table is None:
+            k = self._key
+            self._table = {row[k]: row[0] for row in self._known}
+        return self._table
+
+    def __getitem__(self, key: Any) -> OrderSet:
+        return OrderSet((self._orders()[key],))
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._orders())
 
     def __len__(self) -> int:
-        return len(self._orders)
-
-
-class _Parts(Mapping[int, OrderSet]):
-    """Flat table index to one-order OrderSet, each built when first asked for."""
-
-    def __init__(self, flat: list[int], orders: list[Order]) -> None:
-        self._orders = dict(zip(flat, orders, strict=True))
-
-    def __getitem__(self, index: int) -> OrderSet:
-        return OrderSet((self._orders[index],))
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._orders)
-
-    def __len__(self) -> int:
-        return len(self._orders)
+        return len(self._known)
 
 
 class DiplomacyCodec(SlotCodec):
@@ -169,27 +168,44 @@ class DiplomacyCodec(SlotCodec):
             optional=lambda choices, slot: bool(choices.extra.get("adjusting")),
             split=lambda action: [type(action)((order,)) for order in action.orders],
         )
+        # Order value -> (the order, its notation, its flat index), by identity: the legal
+        # lists hand out the same interned order objects phase after phase, so each is
+        # formatted and looked up once. The order is kept alive so its id stays its own.
+        self._known: dict[int, Known] = {}
+
+    def _entry(self, order: Order) -> Known:
+        if len(self._known) >= _KNOWN_LIMIT:
+            self._known.clear()  # orders made afresh (adjustments) must not pile up
+        text = format_order(order)
+        found = self._known[id(order)] = (order, text, self._flat_of(text))
+        return found
 
     def choices(self, match: Match[Any, Any], seat: int) -> Choices:
-        # The rules' per-unit order lists, formatted once each: building a one-order
-        # OrderSet for every legal order (as `legal_actions` does) is left to the few the
-        # policy picks, through `_Legal`.
+        # The rules' per-unit order lists, each order formatted and looked up once per
+        # codec; the OrderSets `legal_actions` would build for every legal order are left
+        # to the few the policy picks, through `_Lazy`.
         state: DiplomacyState = match.state
         rules = cast(DiplomacyRules, match.rules)
         legal = rules.legal_orders(state, seat) if match.turn().can_act(seat) else {}
-        orders = [o for found in legal.values() for o in found]
-        texts = list(map(format_order, orders))
-        flat = self.flat_indices(texts)
+        seen = self._known.get
+        known: list[Known] = []
+        for orders in legal.values():
+            for order in orders:
+                row = seen(id(order))
+                known.append(row if row is not None and row[0] is order else self._entry(order))
         found = Choices(
             seat,
-            _Legal(texts, orders),  # type: ignore[arg-type]
-            {"flat": flat, "parts": _Parts(flat.tolist(), orders)},
+            _Lazy(known, 1),  # type: ignore[arg-type]
+            {"flat": np.array([row[2] for row in known], np.int64), "parts": _Lazy(known, 2)},
         )
         adjusting = state.position.phase.kind is PhaseKind.ADJUSTMENT
         found.extra["adjusting"] = adjusting
         if adjusting:
             found.extra["limit"] = abs(adjustment_counts(state.position)[seat])
         return found
+
+
+_KNOWN_LIMIT = 200_000  # orders remembered by a codec (the standard tables hold ~53,000)
 
 
 def codec(rules: Rules[Any, Any], seats: int, options: Mapping[str, Any]) -> DiplomacyCodec:
@@ -228,6 +244,8 @@ class DiplomacyEncoder:
         self.size = n * self.per_province + self.tail + n * self.per_order
         self._space = spaces.Box(0.0, 1.0, (self.size,), np.float32)
         self._centre_cells = np.flatnonzero(self.centres) * self.per_province + 3 * k + 2
+        # Where the `me` one-hot starts: after the provinces, season, phase kind and year.
+        self._me = n * self.per_province + len(_SEASONS) + len(_KINDS) + 1
         self._units: dict[str, tuple[int, int]] = {}
         self._orders: dict[str, tuple[int, int] | None] = {}
 
@@ -258,6 +276,30 @@ class DiplomacyEncoder:
         return found
 
     def encode(self, observation: Mapping[str, JSON], seat: int) -> Features:
+        out = self._board(observation)
+        if 0 <= seat < len(self.powers):
+            out[self._me + seat] = 1.0
+        return out
+
+    def encode_seats(self, observation: Mapping[str, JSON], seats: Sequence[int]) -> list[Features]:
+        """`encode` for each of `seats` from any one seat's observation.
+
+        Every seat of a Diplomacy game sees the same board, adjustments, submitted powers
+        and last results; the only part of a seat's view that differs (`my_orders`, its
+        own pending orders) is not encoded. So the board is encoded once and each seat's
+        copy only gets its own `me` entry: a Parallel step costs one view, not seven.
+        """
+        board = self._board(observation)
+        out: list[Features] = []
+        for seat in seats:
+            features = board.copy()
+            if 0 <= seat < len(self.powers):
+                features[self._me + seat] = 1.0
+            out.append(features)
+        return out
+
+    def _board(self, observation: Mapping[str, JSON]) -> Features:
+        """Every feature but the seat's own `me` entry."""
         view = observation.get("view", {})
         assert isinstance(view, dict)
         pos = view.get("position", {})
@@ -287,9 +329,7 @@ class DiplomacyEncoder:
         at += len(_SEASONS) + len(_KINDS)
         out[at] = min(1.0, max(0.0, (int(phase[1:-1]) - self.first_year) / 200))
         at += 1
-        if 0 <= seat < k:
-            ones.append(at + seat)
-        at += k
+        at += k  # the seat's `me` entries, set by the caller
         for power, owed in (view.get("adjustments") or {}).items():
             p = self.power_index[power]
             out[at + p] = min(1.0, max(0, int(owed)) / _MAX_UNITS)
