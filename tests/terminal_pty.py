@@ -102,7 +102,7 @@ class Pty:
 def options_after(term: Pty) -> dict[str, list[str]]:
     """Send `options` and read the groups of legal actions it prints."""
     term.send("options")
-    block = term.expect(r"(Legal now:\n.*?|You have no action to take now\.\n)> ").group(1)
+    block = term.expect(r"(Legal now:\n.*?|You have no action to take now\.\n.*?)> ").group(1)
     groups: dict[str, list[str]] = {}
     current = ""
     for line in block.splitlines()[1:]:

@@ -42,6 +42,12 @@ def test_hostile_text_is_printed_as_written_in_play_and_replay(
     term.expect(r"> ")
     term.send("help")
     term.expect(r"say TEXT\s+a message to everyone")
+    # The game's typed forms that no options list shows: bargains and their answers.
+    term.expect(r"In So Long Sucker:\n")
+    term.expect(re.escape("propose to blue: red gives green to blue; blue passes to red;"))
+    term.expect(r"accept 3 / reject 3 / withdraw 3")
+    term.send("options")
+    term.expect(r"Legal now:\n(?:  [^\n]*\n)+You may also type the actions 'help' lists")
     term.send("quit")
     assert term.finish() == 0
     assert "MarkupError" not in term.text and "Traceback" not in term.text

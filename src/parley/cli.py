@@ -108,9 +108,9 @@ def play_command(
         bot = make_bot(bots, rules)
     except ParleyError as err:
         raise _fail(err.message) from None
-    from parley.terminal import Session, bot_decider
+    from parley.terminal import Session
 
-    session = Session(match, seat - 1, bot_decider(bot, Rng(seed ^ 0x5EED)), console, input)
+    session = Session(match, seat - 1, bot, Rng(seed ^ 0x5EED), console, input)
     session.run()
     if save is not None:
         match.save(save)

@@ -4,7 +4,10 @@ Game text (notation, notes, messages, errors, the rendered board) is never read 
 markup: a bargain note such as `[/]` or a pile such as `[yellow blue red red]` is printed
 as written. The loop is single-threaded: bots act one at a time and never while the
 human's prompt is open, and the prompt accepts any action the seat may take then, owed
-or out of turn.
+or out of turn. Bots run through the same `Conversation` as in the arena: their press
+reaches the table, and a bot that acts anytime (a negotiator answering a bargain the human
+proposed) gets its chance after every change, before the human's next prompt; bots take
+at most `OUT_OF_TURN_PER_SEAT` such actions per bot seat between two other moves.
 
 A game's view may carry `recent` (its latest public table events, oldest first) and
 `events` (how many there have been in all); the terminal then tells each new one as it
@@ -19,6 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from parley.agents.protocol import Bot, Conversation
 from parley.kernel import (
     ARCHIVE,
     JSON,
@@ -146,7 +150,9 @@ class Narrator:
             plain(self.console, f"  {outcome.ranks[seat]}. {who}{mark}")
 
 
-Decide = Callable[[Match[Any, Any], int], Any]
+# How many out-of-turn actions each bot seat may take between two other moves: enough to
+# answer every open bargain and make an offer, and a bound on bots answering each other.
+OUT_OF_TURN_PER_SEAT = 3
 
 
 class Session:
@@ -156,17 +162,23 @@ class Session:
         self,
         match: Match[Any, Any],
         me: int,
-        decide: Decide,
+        bot: Bot,
+        rng: Rng,
         console: Console,
         ask: Callable[[str], str],
     ) -> None:
         self.match = match
         self.me = me
-        self.decide = decide
+        self.bot = bot
+        self.rng = rng  # owed decisions
+        self.talk = Conversation(match)
+        self.bots = {seat: bot for seat in range(match.seats) if seat != me}
+        self.rngs = [rng.fork(seat + 1) for seat in range(match.seats)]  # out of turn
         self.console = console
         self.ask = ask
         self.narrator = Narrator(match, Viewer.of(me), console, me)
         self.seen_options: list[str] | None = None
+        self.hold = 0  # bot actions that may still come before the human's next prompt
         self.alive = True
 
     def my_options(self) -> list[str]:
@@ -182,6 +194,7 @@ class Session:
             "bold",
         )
         while not self.match.is_over:
+            self.bots_out_of_turn()
             self.narrator.tell()
             self.check_defeat()
             turn = self.match.turn()
@@ -192,7 +205,11 @@ class Session:
                 if not self.prompt(f"Your turn{why}", owed=True):
                     return False
                 continue
-            if turn.can_act(self.me) and self.alive:
+            others = sorted(s for s in turn.owing if s != self.me)
+            # Right after the human's out-of-turn action, the bot owing a move makes it
+            # first (answering open bargains, the human's among them, before it moves), so
+            # its answer is told before the next prompt; `hold` bounds the wait.
+            if turn.can_act(self.me) and self.alive and not (self.hold and others):
                 options = self.my_options()
                 if options and options != self.seen_options:
                     if not self.prompt(
@@ -201,11 +218,12 @@ class Session:
                     ):
                         return False
                     continue
-            others = sorted(s for s in turn.owing if s != self.me)
             if not others:
                 break  # nobody owes anything: the rules will have ended the game
-            seat = others[0]
-            self.match.act(seat, self.decide(self.match, seat))
+            self.bot_move(others[0])
+            # Its move made, or out of patience: the human's prompt comes next.
+            done = others[0] not in self.match.turn().owing
+            self.hold = 0 if done else max(0, self.hold - 1)
         self.narrator.tell()
         self.check_defeat()
         if self.match.is_over:
@@ -213,6 +231,30 @@ class Session:
             self.narrator.board()
             self.narrator.ranks()
         return True
+
+    def bot_move(self, seat: int) -> None:
+        """The bot's owed decision; an answer the rules refuse gives the seat its default."""
+        match = self.match
+        try:
+            action = self.talk.step(self.bot, seat, self.rng)
+            if match.is_over or seat not in match.turn().owing:
+                return  # its draw vote ended the game
+            if action is None:
+                raise ParleyError("an owed decision was answered with no action")
+            match.act(seat, action)
+        except ParleyError as err:
+            plain(self.console, f"{seat_label(match, seat)}: {err.message}", "red")
+            if not match.is_over and seat in match.turn().owing:
+                match.act_default(seat)
+
+    def bots_out_of_turn(self) -> None:
+        """Let bot seats act out of turn until none wants to, within the bound."""
+        limit = OUT_OF_TURN_PER_SEAT * len(self.bots)
+        while limit > 0 and not self.match.is_over:
+            acted = self.talk.out_of_turn(self.bots, self.rngs, limit=limit)
+            if not acted:
+                return
+            limit -= len(acted)
 
     def check_defeat(self) -> None:
         rules = self.match.rules
@@ -244,6 +286,8 @@ class Session:
                 return False
             if lower in ("help", "?"):
                 plain(self.console, HELP)
+                if notation := self.match.rules.notation_help():
+                    plain(self.console, f"In {self.match.rules.spec.title}:\n{notation}")
                 continue
             if lower == "options":
                 self.show_options()
@@ -260,17 +304,23 @@ class Session:
             except ParleyError as err:
                 plain(self.console, err.message, "red")
                 continue
+            if not owed:  # an out-of-turn action: let the bot owing a move answer it first
+                self.hold = OUT_OF_TURN_PER_SEAT * len(self.bots)
             return True
 
     def show_options(self) -> None:
         tree = self.match.rules.options_tree(self.match.state, self.me)
         lines = tree_lines(tree)
+        # Typed forms no tree lists (a bargain's free text): 'help' shows them.
+        more = bool(self.match.rules.notation_help()) and self.match.turn().can_act(self.me)
         if not lines:
             plain(self.console, "You have no action to take now.")
-            return
-        plain(self.console, "Legal now:")
-        for line in lines:
-            plain(self.console, f"  {line}")
+        else:
+            plain(self.console, "Legal now:")
+            for line in lines:
+                plain(self.console, f"  {line}")
+        if more:
+            plain(self.console, "You may also type the actions 'help' lists (e.g. bargains).")
 
     def say(self, text: str) -> None:
         to: list[int] | None = None
@@ -323,12 +373,3 @@ def replay_record(
 def viewer_for(seat: int) -> Viewer:
     """Seat numbers from 1; 0 is the archive, which sees everything."""
     return ARCHIVE if seat == 0 else Viewer.of(seat - 1)
-
-
-def bot_decider(bot: Any, rng: Rng) -> Decide:
-    from parley.agents.bots import decide
-
-    def choose(match: Match[Any, Any], seat: int) -> Any:
-        return decide(bot, match, seat, rng)
-
-    return choose

@@ -173,9 +173,10 @@ class People:
     outside: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
-    def page(self, width: int = 1366, height: int = 900) -> Any:
+    def page(self, width: int = 1366, height: int = 900, **options: Any) -> Any:
+        """A page in a new context; `options` go to the context (locale, timezone_id...)."""
         context = self.browser.new_context(
-            viewport={"width": width, "height": height}, base_url=self.server.base
+            viewport={"width": width, "height": height}, base_url=self.server.base, **options
         )
         context.route("**/*", self._route)
         self.contexts.append(context)

@@ -1,5 +1,6 @@
 """Campus Conquest in the browser: two players and a spectator. The players capture the
-hidden Pro-Vice-Chancellor (a capture and the minigame, picked in a dialog by both at once),
+hidden Pro-Vice-Chancellor (a capture and the minigame: each saves a pick in a dialog, seen by
+nobody else, and the minigame is played once both say they are ready),
 take unowned ground, and fight; the spectator sees the public board and never the hidden PVC.
 
 The game is created with a fixed seed, and the test keeps its own copy of the match (the
@@ -109,19 +110,43 @@ def test_campus_capture_combat_and_minigame(people: People, screenshots: Path) -
         expect(page.locator("#cc-event-list")).to_contain_text(
             "Ash finds the Pro-Vice-Chancellor on Bike Sheds (D1)"
         )
-    # Both dialogs are open at once; Beech picks first, and Ash cannot see it.
+    # Both dialogs are open at once. Beech saves a pick first: a draft only Beech sees.
     beech.fill("#cc-pick-value", "50")
     beech.click("#cc-pick-send")
-    mirror.act(1, "pick 50")
-    expect(beech.locator("#cc-my-pick")).to_contain_text("Beech's secret pick in minigame 1: 50")
-    expect(ash.locator("#cc-minigame")).to_contain_text("waiting for Ash")
-    expect(ash.locator("#cc-minigame")).not_to_contain_text("50")
-    expect(spectator.locator("#cc-minigame")).not_to_contain_text("50")
-    settle(ash)
-    ash.screenshot(path=str(screenshots / "campus-minigame-1366x900.png"))
+    expect(beech.locator("#cc-pick-status")).to_contain_text("Your saved pick: 50")
+    beech.reload()  # saved on the server, not in the page
+    expect(beech.locator("#cc-pick-value")).to_have_value("50")
+    expect(beech.locator("#cc-pick-status")).to_contain_text("Your saved pick: 50")
+    expect(beech.locator("#cc-pick-status")).to_contain_text("counts at the deadline")
+    for page in (ash, spectator):
+        expect(page.locator("#cc-minigame")).to_contain_text("waiting for Ash, Beech")
+        expect(page.locator("#cc-minigame")).not_to_contain_text("50")
+        assert "pick 50" not in json.dumps(page.evaluate(OWN_VIEW, game_id))
+    expect(spectator.locator("#cc-pick-dialog")).to_have_count(0)
+    # Beech is ready; the minigame waits for Ash, who changes a first pick before saying so.
+    beech.click("#cc-ready")
+    expect(beech.locator("#cc-pick-status")).to_contain_text("Ready with your pick: 50")
+    ash.fill("#cc-pick-value", "40")
+    ash.click("#cc-pick-send")
+    expect(ash.locator("#cc-pick-status")).to_contain_text("Your saved pick: 40")
     ash.fill("#cc-pick-value", "20")
     ash.click("#cc-pick-send")
+    expect(ash.locator("#cc-pick-status")).to_contain_text("Your saved pick: 20")
+    settle(ash)
+    ash.screenshot(path=str(screenshots / "campus-minigame-1366x900.png"))
+    # Put away, the dialog leaves the board usable; the side panel brings it back.
+    ash.click("#cc-pick-hide")
+    expect(ash.locator("#cc-pick-dialog")).to_have_count(0)
+    expect(ash.locator("#cc-my-draft")).to_contain_text("Your saved pick: 20")
+    ash.click("#cc-pick-open")
+    expect(ash.locator("#cc-pick-value")).to_have_value("20")
+    for page in (beech, spectator):
+        expect(page.locator("#cc-minigame")).not_to_contain_text("20")
+        assert "pick 20" not in json.dumps(page.evaluate(OWN_VIEW, game_id))
+    expect(spectator.locator("#cc-last-minigame")).to_have_count(0)
+    ash.click("#cc-ready")  # everyone is ready: the minigame is played at once
     mirror.act(0, "pick 20")
+    mirror.act(1, "pick 50")
     last = mirror.state.last_minigame
     assert last is not None and last["winner"] == 0  # 20 is nearer two thirds of 35
     for page in pages:
@@ -140,8 +165,11 @@ def test_campus_capture_combat_and_minigame(people: People, screenshots: Path) -
     step(beech, "B1", "C2")
     mirror.act(1, "move B1 to C2")
     if mirror.state.phase is Phase.MINIGAME:  # the PVC may have hidden there
-        for seat, page in ((0, ash), (1, beech)):
+        for page in (ash, beech):
             page.click("#cc-no-pick")
+            expect(page.locator("#cc-pick-status")).to_contain_text("Your saved pick: no pick")
+            page.click("#cc-ready")
+        for seat in (0, 1):
             mirror.act(seat, "pick none")
     for page in pages:
         expect(sector(page, "C2")).to_have_attribute("data-owner", "1")

@@ -70,8 +70,11 @@ def click(page: Page, action: str) -> None:
     """Click an offered action and wait until the server has answered it."""
     button = page.locator(f'#pc-controls [data-action="{action}"]')
     expect(button).to_be_visible()
-    with page.expect_response(lambda r: r.url.endswith("/actions") and r.request.method == "POST"):
+    with page.expect_response(
+        lambda r: r.url.endswith("/actions") and r.request.method == "POST"
+    ) as answer:
         button.click()
+    assert answer.value.ok, answer.value.text()
 
 
 def step_title(page: Page, not_this: str) -> str:
@@ -90,9 +93,14 @@ def move(page: Page, action: str) -> str:
 
 
 def activate(page: Page, system: str) -> None:
+    """Click a highlighted system and wait until the server has answered the activation."""
     hex_ = page.locator(f'#pc-galaxy .pc-system.clickable[data-system="{system}"]')
     expect(hex_).to_be_visible()
-    hex_.click()
+    with page.expect_response(
+        lambda r: r.url.endswith("/actions") and r.request.method == "POST"
+    ) as answer:
+        hex_.click()
+    assert answer.value.ok, answer.value.text()
 
 
 def test_an_invasion_takes_a_planet_and_its_card_moves_exhausted(

@@ -9,11 +9,11 @@ press and events addressed to the seat since the bot last decided.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from parley.kernel import JSON, Match, Rng, Rules, Viewer
+from parley.kernel import JSON, Match, ParleyError, Rng, Rules, Viewer
 
 
 class Decision:
@@ -163,6 +163,8 @@ class Conversation:
 
     `step(bot, seat, rng, owed)` asks the bot, sends its press (when `press` allows),
     casts its vote, and returns the action to apply (None: the bot let the moment pass).
+    `out_of_turn` gives the seats whose bots act anytime their chance to act out of turn
+    (answer a bargain, make an offer), and applies what they choose.
     """
 
     def __init__(self, match: Match[Any, Any], press: bool = True) -> None:
@@ -171,6 +173,7 @@ class Conversation:
         self.read = [0] * match.seats  # history read so far, per seat
         self.sent = [0] * match.seats
         self.memory: list[dict[str, Any]] = [{} for _ in range(match.seats)]
+        self.asked = [-1] * match.seats  # the record's length when last asked out of turn
 
     def inbox(self, seat: int) -> list[dict[str, JSON]]:
         """Press from others and table entries this seat has not been shown yet."""
@@ -206,3 +209,40 @@ class Conversation:
         if answer.draw is not None and not match.is_over:
             match.vote_draw(seat, answer.draw)
         return answer.action
+
+    def out_of_turn(
+        self,
+        bots: Mapping[int, Bot],
+        rngs: Sequence[Rng],
+        *,
+        limit: int | None = None,
+        on_error: Callable[[int, ParleyError], None] | None = None,
+    ) -> list[int]:
+        """Ask each seat in `bots` whose bot acts anytime, and that may act out of turn now,
+        for an action, and apply it; the seats that acted, in order.
+
+        A seat is asked again only once the record has grown since it was last asked, so
+        calling this until nobody acts ends; `limit` caps the actions taken in one call. An
+        action the rules refuse is reported to `on_error` and costs the seat its chance.
+        """
+        match = self.match
+        acted: list[int] = []
+        turn = match.turn()
+        for seat in sorted(turn.anytime - turn.owing):
+            bot = bots.get(seat)
+            if bot is None or not acts_anytime(bot) or match.is_over:
+                continue
+            if (limit is not None and len(acted) >= limit) or self.asked[seat] >= match.seq:
+                continue
+            if not match.turn().can_act(seat):
+                continue
+            try:
+                action = self.step(bot, seat, rngs[seat], owed=False)
+                if action is not None and not match.is_over:
+                    match.act(seat, action)
+                    acted.append(seat)
+            except ParleyError as err:
+                if on_error is not None:
+                    on_error(seat, err)
+            self.asked[seat] = match.seq
+        return acted

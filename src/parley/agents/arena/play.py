@@ -232,17 +232,10 @@ def _out_of_turn(
     """Give bots that act out of turn one chance each; the actions they took."""
     if not anytime or match.is_over:
         return 0
-    taken = 0
-    turn = match.turn()
-    for seat in sorted(turn.anytime - turn.owing):
+
+    def failed(seat: int, _err: ParleyError) -> None:
         name = task.lineup[seat]
-        if name not in anytime or match.is_over or not match.turn().can_act(seat):
-            continue
-        try:
-            action = talk.step(bots[name], seat, rngs[seat], owed=False)
-            if action is not None and not match.is_over:
-                match.act(seat, action)
-                taken += 1
-        except ParleyError:
-            errors[name] = errors.get(name, 0) + 1
-    return taken
+        errors[name] = errors.get(name, 0) + 1
+
+    seats = {seat: bots[name] for seat, name in enumerate(task.lineup) if name in anytime}
+    return len(talk.out_of_turn(seats, rngs, on_error=failed))

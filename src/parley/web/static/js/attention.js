@@ -89,7 +89,9 @@ export class Attention {
     const unread = view.chat ? view.chat.unreadTotal() : 0;
     const waits = unread + (owing && !owing.ready ? 1 : 0);
     let what = summary.name;
-    if (owing && !owing.ready && left !== null && left > 0) what = `${owing.kind} due in ${shortTime(left)}`;
+    const talk = view.negotiation ? view.negotiation() : null;
+    if (talk && left !== null && left > 0) what = `negotiation round ${talk.round} of ${talk.rounds} ends in ${shortTime(left)}`;
+    else if (owing && !owing.ready && left !== null && left > 0) what = `${owing.kind} due in ${shortTime(left)}`;
     else if (owing && owing.ready) what = `ready — ${summary.name}`;
     document.title = `${waits ? `(${waits}) ` : ""}Parley — ${what}`;
     this.warn(owing, left);

@@ -160,6 +160,12 @@ export class ChatPanel {
     else if (summary.status !== "active") note = "Press is closed: the game is not running.";
     else if (this.current !== PUBLIC) note = `Private: only ${this.members(this.current)} can read this.`;
     else note = "Public: every player and spectator can read this.";
+    const talk = canSend && this.ctx.negotiation ? this.ctx.negotiation() : null;
+    if (talk && typeof talk.messages_left === "number") {
+      // A negotiation round's quota, as the server counts it.
+      note += ` Round ${talk.round} of ${talk.rounds}: ${talk.messages_left} of your ${talk.messages} messages left.`;
+      if (talk.messages_left <= 0) canSend = false;
+    }
     this.note.textContent = note;
     this.composer.hidden = !canSend;
   }
@@ -182,16 +188,23 @@ export class ChatPanel {
     );
   }
 
-  /** When a message was sent and in which phase: the server's time if it gives one, else
-   * when this page received it live (messages loaded with the history show their phase). */
+  /** When a message was sent (the server's time, `at` in ISO 8601 UTC, shown in the
+   * reader's local time; else when this page received it) and in which phase. */
   meta(entry) {
     const phase = this.ctx.phaseAt ? this.ctx.phaseAt(entry.seq) : "";
-    const ms = typeof entry.at === "number" ? entry.at * 1000 : entry.received;
+    const parsed = typeof entry.at === "string" ? Date.parse(entry.at) : NaN;
+    const ms = Number.isFinite(parsed) ? parsed : entry.received;
     const when = ms ? new Date(ms) : null;
-    const time = when ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+    let time = "";
+    if (when) {
+      time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      // An older message names its day too: "12 Mar 14:05".
+      if (when.toDateString() !== new Date().toDateString()) time = `${when.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
+    }
     const text = [phase, time].filter(Boolean).join(" · ");
     if (!text) return null;
-    return h("span", { class: "message-meta", title: when ? when.toLocaleString() : phase }, text);
+    const attrs = { class: "message-meta", title: when ? `${when.toLocaleString()} (your time)` : phase };
+    return h("time", when ? { ...attrs, datetime: when.toISOString() } : attrs, text);
   }
 
   open(key) {

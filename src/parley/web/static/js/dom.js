@@ -55,6 +55,21 @@ export function fill(el, ...children) {
   return el;
 }
 
+/**
+ * Like fill(), but keeps the current children when the new ones draw the same markup. A
+ * frame that changes nothing on a board (a clock, a seat list, a log line) must not swap the
+ * nodes under the pointer between a press and its release: the click would be lost. Only for
+ * content whose handlers depend on nothing but what the markup shows.
+ */
+export function refill(el, ...children) {
+  const next = document.createElement("div");
+  append(next, children);
+  const old = el.childNodes;
+  const same = next.childNodes.length === old.length && [...next.childNodes].every((n, i) => n.isEqualNode(old[i]));
+  if (!same) el.replaceChildren(...next.childNodes);
+  return el;
+}
+
 export function byId(id) {
   return document.getElementById(id);
 }

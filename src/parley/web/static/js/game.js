@@ -9,7 +9,7 @@ import { byId, dialog, fill, formatDuration, formatPeriod, h, plural, s, toast }
 import { gameModule } from "./games.js";
 import { GenericBoard } from "./generic.js";
 import { LiveGame } from "./live.js";
-import { gameTypes } from "./lobby.js";
+import { gameTypes, negotiationLabel } from "./lobby.js";
 
 function errorText(err) {
   return (err && err.message) || String(err);
@@ -39,6 +39,7 @@ export class GameView {
     this.load();
     this.tick = setInterval(() => {
       this.showClock();
+      this.showNegotiation();
       this.attention.update();
     }, 1000);
     this.onVisible = () => {
@@ -303,6 +304,7 @@ export class GameView {
       seatColour: (seat) => (this.renderer && this.renderer.seatColour ? this.renderer.seatColour(seat) : "#888"),
       chatEvents: () => (this.renderer && this.renderer.chatEvents ? this.renderer.chatEvents() : []),
       phaseAt: (seq) => (this.renderer && this.renderer.phaseAt ? this.renderer.phaseAt(seq) : ""),
+      negotiation: () => this.negotiation(),
       chatExtras: (key) => (this.renderer && this.renderer.chatExtras ? this.renderer.chatExtras(key) : null),
       addEntries: (list) => {
         let fresh = false;
@@ -413,6 +415,14 @@ export class GameView {
   buildShell() {
     this.boardEl = h("section", { class: "board-area", id: "board" });
     this.banners = h("div", { class: "banners" });
+    this.talkText = h("span", { id: "negotiation-text" });
+    this.talkEl = h(
+      "div",
+      { class: "banner banner-talk", id: "negotiation", role: "status", hidden: true },
+      this.talkText,
+      " ",
+      h("button", { type: "button", class: "small", id: "negotiation-chat", onClick: () => this.showTab("chat") }, "Open the chat"),
+    );
     this.tabBar = h("div", { class: "tabs", role: "tablist" });
     this.tabBody = h("div", { class: "tab-body" });
     this.playersEl = h("div", { class: "players-tab" });
@@ -436,6 +446,7 @@ export class GameView {
       this.root,
       h("div", { class: "offline-banner", hidden: true, role: "alert" }, "Connection lost. Your orders and messages are kept; the page reconnects by itself and catches up."),
       this.banners,
+      this.talkEl,
       this.attention.element(),
       h("div", { class: "game-layout" }, this.boardEl, h("aside", { class: "side" }, this.tabBar, this.tabBody)),
       this.overEl,
@@ -464,6 +475,7 @@ export class GameView {
     this.chat.update();
     this.showHeader();
     this.showBanners();
+    this.showNegotiation();
     this.showPlayers();
     this.showLog();
     this.showOver();
@@ -533,9 +545,36 @@ export class GameView {
       return;
     }
     const left = (this.deadline.at - performance.now()) / 1000;
-    fill(el, clockIcon(), left > 0 ? formatDuration(left) : "deadline passed");
+    const talk = this.negotiation();
+    fill(el, clockIcon(), left > 0 ? formatDuration(left) : talk ? "round closing" : "deadline passed");
     el.classList.toggle("urgent", left < 60);
-    el.title = "time left before the deadline; undecided players are given their default";
+    el.title = talk ? `time left in negotiation round ${talk.round} of ${talk.rounds}` : "time left before the deadline; undecided players are given their default";
+  }
+
+  /** The negotiation round under way (the server's `negotiation`), null when none is. */
+  negotiation() {
+    const talk = this.state && this.state.negotiation;
+    if (!talk || !talk.round || !this.summary || this.summary.status !== "active") return null;
+    return talk;
+  }
+
+  /** A negotiation round on now: that it is open, when it closes and the messages left. */
+  showNegotiation() {
+    if (!this.talkEl) return;
+    const talk = this.negotiation();
+    this.talkEl.hidden = !talk;
+    if (!talk) return;
+    const parts = [`Negotiation round ${talk.round} of ${talk.rounds} is open: messages only, orders open after round ${talk.rounds}.`];
+    if (this.deadline) {
+      const left = (this.deadline.at - performance.now()) / 1000;
+      const at = new Date(Date.now() + Math.max(0, left) * 1000);
+      const clock = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      parts.push(left > 0 ? `This round closes at ${clock} (in ${formatDuration(left)}).` : "This round is closing now.");
+    }
+    if (talk.messages_left !== undefined && talk.messages_left !== null) {
+      parts.push(talk.messages_left > 0 ? `You may send ${plural(talk.messages_left, "more message", "more messages")} in it (of ${talk.messages}).` : `You have sent your ${plural(talk.messages, "message")} of this round.`);
+    }
+    this.talkText.textContent = parts.join(" ");
   }
 
   showBanners() {
@@ -603,6 +642,7 @@ export class GameView {
     const g = this.summary;
     const obs = this.state && this.state.observation;
     const owing = new Set(obs && obs.turn ? obs.turn.owed.map((o) => o.seat) : []);
+    const talking = Boolean(this.negotiation());  // nobody acts in a negotiation round
     const colour = (i) => (this.renderer.seatColour ? this.renderer.seatColour(i) : "#888");
     const rows = (g.seats || []).map((seat) =>
       h(
@@ -611,7 +651,7 @@ export class GameView {
         h("td", {}, h("span", { class: "swatch", style: { background: colour(seat.seat) } }), seat.name),
         h("td", {}, seat.player || "—", seat.bot ? h("span", { class: "badge badge-bot" }, `bot: ${seat.bot}`) : null),
         h("td", {}, seat.controller === "human" ? (seat.user ? "playing" : "open seat") : seat.controller === "bot" ? "bot" : "civil disorder", seat.missed ? ` · missed ${seat.missed}` : ""),
-        h("td", {}, owing.has(seat.seat) ? "to act" : ""),
+        h("td", {}, owing.has(seat.seat) ? (talking ? "talking" : "to act") : ""),
         this.you && this.you.host && g.status === "active" && seat.controller !== "bot" && !(seat.controller === "human" && seat.user)
           ? h("td", {}, h("button", { type: "button", class: "small", onClick: () => this.seatToBot(seat.seat) }, "give to a bot"))
           : h("td"),
@@ -620,7 +660,7 @@ export class GameView {
     fill(
       this.playersEl,
       h("table", { class: "players" }, h("thead", {}, h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Player"), h("th", {}, "Status"), h("th", {}, "Turn"), h("th"))), h("tbody", {}, rows)),
-      h("p", { class: "muted small" }, `${plural(g.spectators, "spectator")} watching · host ${g.host || "?"} · ${formatPeriod(g.period_seconds)} per turn · game id `, h("code", {}, g.id)),
+      h("p", { class: "muted small" }, `${plural(g.spectators, "spectator")} watching · host ${g.host || "?"} · ${formatPeriod(g.period_seconds)} per turn${g.negotiation ? ` · negotiation: ${negotiationLabel(g.negotiation)}` : ""} · game id `, h("code", {}, g.id)),
       g.description ? h("p", { class: "small" }, g.description) : null,
     );
   }
@@ -734,7 +774,7 @@ export class GameView {
           "div",
           { class: "card game-lobby", id: "game-lobby" },
           h("h1", {}, g.name),
-          h("p", { class: "muted" }, `${g.title} · ${g.seat_count} players · ${formatPeriod(g.period_seconds)} per turn · press: ${g.press}${g.private ? " · private" : ""}`),
+          h("p", { class: "muted" }, `${g.title} · ${g.seat_count} players · ${formatPeriod(g.period_seconds)} per turn · press: ${g.press}${g.negotiation ? ` · negotiation: ${negotiationLabel(g.negotiation)}` : ""}${g.private ? " · private" : ""}`),
           g.description ? h("p", { class: "description" }, g.description) : null,
           h(
             "div",

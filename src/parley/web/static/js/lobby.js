@@ -309,6 +309,14 @@ export class LobbyView {
       PERIODS.map(([secs, label]) => h("option", { value: secs, selected: secs === catalog.default_period_seconds }, label)),
     );
     const press = h("select", { id: "create-press", name: "press" }, catalog.press_modes.map((m) => h("option", { value: m }, PRESS_LABELS[m] || m)));
+    // Timed rounds of messages only, before each step in which everyone decides at once
+    // (the server knows which steps those are).
+    const talk = h(
+      "select",
+      { id: "create-negotiation", name: "negotiation" },
+      h("option", { value: "" }, "None: orders and messages together"),
+      NEGOTIATION.map(([rounds, messages, seconds]) => h("option", { value: `${rounds},${messages},${seconds}` }, negotiationLabel({ rounds, messages, seconds }))),
+    );
     const isPrivate = h("input", { type: "checkbox", id: "create-private", name: "private" });
     const hostRole = h("select", { id: "create-role" }, h("option", { value: "player" }, "I play"), h("option", { value: "spectator" }, "I only host and watch"));
     const fillBots = h("select", { id: "create-fill" }, h("option", { value: "" }, "No: wait for players, start later"), catalog.bots.map((b) => h("option", { value: b }, `Yes: fill empty seats with “${b}” bots and start now`)));
@@ -345,6 +353,10 @@ export class LobbyView {
             private: isPrivate.checked,
             host_role: hostRole.value,
           };
+          if (talk.value) {
+            const [rounds, messages, seconds] = talk.value.split(",").map(Number);
+            req.negotiation = { rounds, messages, seconds };
+          }
           try {
             const game = await api.create(req);
             if (fillBots.value) await api.start(game.id, fillBots.value);
@@ -363,6 +375,7 @@ export class LobbyView {
       field("Description", description, "create-description"),
       field("Adjudication period (time per turn)", period, "create-period"),
       field("Press", press, "create-press"),
+      field("Negotiation rounds (before each phase everyone orders at once)", talk, "create-negotiation"),
       field("You", hostRole, "create-role"),
       field("Start at once with bots?", fillBots, "create-fill"),
       h("label", { class: "inline" }, isPrivate, "Private: only people with the invite code can join"),
@@ -371,6 +384,19 @@ export class LobbyView {
     );
     fill(this.createBox, h("h2", {}, "Create a game"), form);
   }
+}
+
+const NEGOTIATION = [
+  [1, 3, 300],
+  [2, 3, 300],
+  [1, 5, 900],
+  [3, 3, 600],
+];
+
+/** "2 rounds of 5 min, 3 messages each": the rounds a game was created with. */
+export function negotiationLabel(talk) {
+  const minutes = talk.seconds % 60 === 0 ? `${talk.seconds / 60} min` : `${talk.seconds} s`;
+  return `${talk.rounds} ${talk.rounds === 1 ? "round" : "rounds"} of ${minutes}, ${talk.messages} ${talk.messages === 1 ? "message" : "messages"} each`;
 }
 
 function field(label, input, id) {

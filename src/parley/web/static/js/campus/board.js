@@ -2,9 +2,13 @@
 // sectors in their owner's colour and pattern, units with levels, landmarks, the PVC once
 // revealed; click a unit, then a highlighted sector. Every clickable step is a leaf of the
 // options tree the server sent (root -> unit's sector -> destination), so no rule lives here.
+// The minigame's pick is saved to the server as a draft seen only by its seat, with a ready
+// toggle (drafts.js): the minigame resolves once every player is ready, and at the deadline
+// the saved pick counts whether ready or not.
 
 import { api } from "../api.js";
-import { fill, h, s } from "../dom.js";
+import { fill, h, refill, s } from "../dom.js";
+import { SavedOrders } from "../drafts.js";
 import { leaves } from "../options.js";
 
 // Okabe–Ito colours, told apart with most colour-vision deficiencies; each seat also has its
@@ -50,6 +54,9 @@ export class CampusBoard {
     this.geometry = null;
     this.geometryFor = null;
     this.busy = false;
+    this.saved = new SavedOrders(ctx, () => this.update());
+    this.savedFor = null;
+    this.dialogHidden = null;  // the state id whose minigame dialog the player put away
     addStyles();
   }
 
@@ -292,7 +299,7 @@ export class CampusBoard {
       sectors,
       pvcMark,
     );
-    fill(this.mapBox, svg);
+    refill(this.mapBox, svg);
   }
 
   click(code) {
@@ -332,12 +339,20 @@ export class CampusBoard {
     const picks = this.leaf("pick ");
     const game = v.minigame;
     const parts = [];
+    const drafts = picks.length > 0 && this.saved.enabled;
+    if (drafts) this.loadSaved();
     if (game) {
       parts.push(
         h("h3", {}, `Minigame ${game.number}`),
         h("p", { class: "small" }, `Everyone picks a whole number from 0 to 100 in secret; the closest to two thirds of the average wins. Picked: ${game.picked.map((p) => this.name(p)).join(", ") || "nobody yet"}; waiting for ${game.waiting.map((p) => this.name(p)).join(", ")}.`),
         v.my_pick ? h("p", { class: "small", id: "cc-my-pick" }, v.my_pick) : null,
       );
+      if (drafts) {
+        parts.push(
+          h("p", { class: "small", id: "cc-my-draft" }, this.pickNote()),
+          h("div", { class: "row" }, h("button", { type: "button", id: "cc-pick-open", onClick: () => { this.dialogHidden = null; this.update(); } }, "Change my pick"), this.readyButton("cc-ready-side")),
+        );
+      }
     }
     const last = v.last_minigame;
     if (last) {
@@ -354,19 +369,77 @@ export class CampusBoard {
       );
     }
     fill(this.minigame, parts);
-    if (picks.length) this.openDialog(game);
+    const stateId = this.ctx.state.state_id;
+    if (picks.length && this.dialogHidden !== stateId) this.openDialog(game);
     else this.closeDialog();
   }
 
-  openDialog(game) {
-    if (this.dialog && this.dialog.isConnected) return;
-    const input = h("input", { id: "cc-pick-value", type: "number", min: 0, max: 100, step: 1, value: 33, required: true });
-    const error = h("p", { class: "form-error" });
-    const el = h("dialog", { class: "dialog cc-dialog", id: "cc-pick-dialog" });
-    const send = (text) => {
+  // --- the minigame pick, saved as a draft -------------------------------------------
+
+  /** The pick as the server has it saved for this seat ("pick 42", "pick none") or null. */
+  savedPick() {
+    const tree = this.tree();
+    return tree ? this.saved.server.get(tree.key) || null : null;
+  }
+
+  loadSaved() {
+    const stateId = this.ctx.state.state_id;
+    if (this.savedFor === stateId) return;
+    this.savedFor = stateId;
+    this.saved.load(stateId).then((server) => {
+      if (server === null || this.savedFor !== stateId) return;
+      // The dialog may have opened before the saved pick arrived: show it unless edited.
+      const pick = this.savedPick();
+      const input = this.pickInput;
+      if (input && !input.dataset.edited && pick && /^pick \d+$/.test(pick)) input.value = pick.slice(5);
+      this.update();
+    });
+  }
+
+  pickNote() {
+    const saved = this.saved;
+    const pick = this.savedPick();
+    const what = pick === null ? null : pick === "pick none" ? "no pick" : pick.replace(/^pick /, "");
+    if (saved.error) return `Not saved: ${saved.error}`;
+    if (what === null) return saved.ready ? "✓ Ready with nothing saved: you make no pick." : "Nothing saved yet: no pick counts for you at the deadline.";
+    if (saved.ready) return `✓ Ready with your pick: ${what}. The minigame is played once everyone is ready; you may still change it.`;
+    return `Your saved pick: ${what}. It counts at the deadline even if you do not say you are ready.`;
+  }
+
+  readyButton(id) {
+    const saved = this.saved;
+    const tree = this.tree();
+    const keep = () => {
+      const pick = this.savedPick();
+      return pick && tree ? new Map([[tree.key, pick]]) : new Map();
+    };
+    return h("button", { type: "button", class: ["primary", saved.ready && "is-ready"], id, "aria-pressed": String(saved.ready), onClick: () => saved.save(keep, !saved.ready) }, saved.ready ? "✓ Ready (click: not yet)" : "Ready");
+  }
+
+  /** Save `text` as this seat's pick (a draft), or submit it where no server keeps drafts. */
+  choosePick(text) {
+    const tree = this.tree();
+    if (!this.saved.enabled || !tree) {
       this.closeDialog();
       this.act(text);
-    };
+      return;
+    }
+    this.saved.save(() => new Map([[tree.key, text]]));
+  }
+
+  openDialog(game) {
+    if (this.dialog && this.dialog.isConnected) {
+      this.drawDialogStatus();
+      return;
+    }
+    const pick = this.savedPick();
+    const start = pick && /^pick \d+$/.test(pick) ? pick.slice(5) : "33";
+    const input = h("input", { id: "cc-pick-value", type: "number", min: 0, max: 100, step: 1, value: start, required: true, onInput: () => { input.dataset.edited = "1"; } });
+    this.pickInput = input;
+    const error = h("p", { class: "form-error" });
+    const el = h("dialog", { class: "dialog cc-dialog", id: "cc-pick-dialog" });
+    this.dialogStatus = h("div", { class: "cc-pick-status" });
+    const drafts = this.saved.enabled;
     el.append(
       h("h2", {}, "The Pro-Vice-Chancellor's minigame"),
       h("p", {}, `${this.who(game.capturer)} captured the PVC on ${this.sectorName(game.sector)}. Pick a whole number from 0 to 100: the pick closest to two thirds of the average of all picks wins a bonus. Picks are secret until everyone has picked.`),
@@ -376,22 +449,45 @@ export class CampusBoard {
           onSubmit: (event) => {
             event.preventDefault();
             const n = Number(input.value);
-            if (!Number.isInteger(n) || n < 0 || n > 100) {
+            if (input.value.trim() === "" || !Number.isInteger(n) || n < 0 || n > 100) {
               error.textContent = "A whole number from 0 to 100, please.";
               return;
             }
-            send(`pick ${n}`);
+            error.textContent = "";
+            this.choosePick(`pick ${n}`);
           },
         },
         h("label", { class: "field", for: "cc-pick-value" }, "Your pick", input),
         error,
-        h("div", { class: "row end" }, h("button", { type: "button", id: "cc-no-pick", onClick: () => send("pick none") }, "No pick"), h("button", { type: "submit", class: "primary", id: "cc-pick-send" }, "Pick")),
+        h(
+          "div",
+          { class: "row end" },
+          h("button", { type: "button", id: "cc-no-pick", onClick: () => this.choosePick("pick none") }, "No pick"),
+          h("button", { type: "submit", class: drafts ? "" : "primary", id: "cc-pick-send" }, drafts ? "Save pick" : "Pick"),
+        ),
       ),
+      drafts ? this.dialogStatus : null,
     );
     el.addEventListener("cancel", (event) => event.preventDefault());
     document.body.append(el);
     this.dialog = el;
     el.showModal();
+    this.drawDialogStatus();
+  }
+
+  drawDialogStatus() {
+    if (!this.dialogStatus || !this.saved.enabled) return;
+    const stateId = this.ctx.state.state_id;
+    fill(
+      this.dialogStatus,
+      h("p", { class: ["submitted", this.saved.ready ? "ok" : "pending"], id: "cc-pick-status", role: "status" }, this.pickNote()),
+      h(
+        "div",
+        { class: "row end" },
+        h("button", { type: "button", id: "cc-pick-hide", onClick: () => { this.dialogHidden = stateId; this.update(); } }, "Close"),
+        this.readyButton("cc-ready"),
+      ),
+    );
   }
 
   closeDialog() {
@@ -399,6 +495,8 @@ export class CampusBoard {
       if (this.dialog.open) this.dialog.close();
       this.dialog.remove();
       this.dialog = null;
+      this.dialogStatus = null;
+      this.pickInput = null;
     }
   }
 

@@ -841,6 +841,8 @@ export class DiplomacyBoard {
     for (const [code, el] of this.provEls) {
       const seat = owner.get(code);
       el.style.fill = seat !== undefined && seat >= 0 ? tint(this.seatColour(seat), FILL_TINT) : "";
+      if (seat !== undefined && seat >= 0) el.dataset.owner = names[seat];  // who holds it, for tools
+      else delete el.dataset.owner;
       el.classList.remove("selected", "target", "selectable", "contested");
     }
     for (const c of pos.contested || []) this.provEls.get(province(c))?.classList.add("contested");
@@ -1112,6 +1114,8 @@ export class DiplomacyBoard {
   waitingText() {
     const obs = this.ctx.state.observation;
     if (this.ctx.summary.status !== "active") return "";
+    const talk = this.ctx.state.negotiation;
+    if (talk && talk.round) return `Negotiation round ${talk.round} of ${talk.rounds} is on: orders open after round ${talk.rounds}. Talk in the Chat meanwhile.`;
     const owed = obs.turn.owed.map((o) => obs.seats[o.seat]);
     const me = this.ctx.mySeat();
     if (me === null) return owed.length ? `Waiting for orders from ${owed.join(", ")}.` : "";
@@ -1131,7 +1135,8 @@ export class DiplomacyBoard {
       obs.seats.map((power, i) => {
         const centres = (pos.centres[power] || []).length;
         const units = (pos.units[power] || []).length;
-        const status = submitted.has(power) ? "✓ orders in" : owed.has(i) ? "ordering…" : "";
+        const talking = Boolean(this.ctx.state.negotiation && this.ctx.state.negotiation.round);
+        const status = submitted.has(power) ? "✓ orders in" : talking ? "" : owed.has(i) ? "ordering…" : "";
         const adj = (this.obsView().adjustments || {})[power];
         return h(
           "div",

@@ -3,7 +3,7 @@
 // exhausted with spendable totals, the step in progress with its dice, and the last
 // exploration card. Every clickable choice is a leaf of the options tree the server sent.
 
-import { fill, h, s, titleCase } from "../dom.js";
+import { fill, h, refill, s, titleCase } from "../dom.js";
 import { leaves } from "../options.js";
 import { centre, corners, planetSpot, viewBox } from "./galaxy.js";
 
@@ -207,19 +207,19 @@ export class PlanetsBoard {
         parts,
       );
     });
-    fill(this.map, s("svg", { viewBox: viewBox(v.systems), class: "pc-galaxy", id: "pc-galaxy", role: "img", "aria-label": "the galaxy" }, hexes));
+    refill(this.map, s("svg", { viewBox: viewBox(v.systems), class: "pc-galaxy", id: "pc-galaxy", role: "img", "aria-label": "the galaxy" }, hexes));
   }
 
   drawControls() {
     const v = this.view();
     const tree = this.tree();
     if (!tree) {
-      fill(this.controls, v.over ? null : h("p", { class: "muted" }, `Waiting for ${titleCase(this.colourOf(v.to_act))}.`));
+      refill(this.controls, v.over ? null : h("p", { class: "muted" }, `Waiting for ${titleCase(this.colourOf(v.to_act))}.`));
       return;
     }
     const groups = (tree.children || []).filter((g) => g.key !== "activate");
     const hint = (tree.children || []).some((g) => g.key === "activate") ? h("p", { class: "small" }, "Click a highlighted system on the map to activate it, or:") : null;
-    fill(
+    refill(
       this.controls,
       h("h3", {}, tree.label),
       hint,

@@ -320,7 +320,7 @@ export class SuckerTable {
         return h(
           "div",
           { class: ["player-card", p.colour === v.you && "me", p.colour === v.to_act && v.phase !== "over" && "to-act", !p.alive && "defeated"], dataset: { colour: p.colour }, style: { "--chip": chipColour(p.colour) } },
-          h("div", { class: "player-head" }, h("span", { class: "swatch", style: { background: chipColour(p.colour) } }), h("strong", {}, titleCase(p.colour)), h("span", { class: "muted" }, seat && seat.player ? seat.player : ""), p.colour === v.you ? h("span", { class: "badge" }, "you") : null),
+          h("div", { class: "player-head" }, h("span", { class: "swatch", style: { background: chipColour(p.colour) } }), h("strong", {}, titleCase(p.colour)), h("span", { class: "muted", title: seat && seat.player ? seat.player : "" }, seat && seat.player ? seat.player : ""), p.colour === v.you ? h("span", { class: "badge" }, "you") : null),
           p.alive
             ? h(
                 "div",
