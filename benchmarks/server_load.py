@@ -1,11 +1,21 @@
 """Load on the Parley server: many WebSocket clients, paced actions, submit→broadcast latency.
 
 Loopback only and bounded: it starts its own server process on 127.0.0.1 with a fresh SQLite
-file, seats N clients in M games of So Long Sucker (players plus spectators), submits
-actions at a fixed total rate for a fixed time, and reports actions per second and the
-latency from the start of each submission to its arrival at every client of that game.
+file (or PostgreSQL schema), seats N clients in M games of So Long Sucker (players plus
+spectators), submits actions at a fixed total rate for a fixed time, and reports actions per
+second and the latency from the start of each submission to its arrival at every client
+of that game.
 
     .venv/bin/python benchmarks/server_load.py --clients 1000 --games 100 --rate 200 --seconds 20
+
+Several processes, side by side: each count runs as `parley serve --workers N` on
+PostgreSQL + Redis, and the rate is raised (--ramp) until delivery p99 is over --p99-bound;
+it reports the best rate within the bound and the CPU per move of each server process,
+PostgreSQL, Redis and the load generator, from /proc.
+
+    .venv/bin/python benchmarks/server_load.py --workers 1,2,4 --seconds 10 \\
+        --postgres-url postgresql+psycopg://postgres@127.0.0.1:5432/test \\
+        --redis-url redis://127.0.0.1:6379/0
 """
 
 from __future__ import annotations
@@ -29,9 +39,13 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from parley.server.serving import uvicorn_args
 
 PLAYERS = 4
 SATURATED = 0.85  # server CPU share above which the server, not the load, sets the pace
+DEFAULT_RAMP = "100,200,300,400,500,600,700,800"  # moves/s, for several processes
 
 
 @dataclass
@@ -54,25 +68,50 @@ class Poster:
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
 
     async def post(self, path: str, token: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """One request; a connection that fails or ends early is closed and the error raised.
+
+        A kept-alive connection the server closed while idle (it ends before any byte of
+        an answer) is replaced by a fresh one once, as HTTP clients do.
+        """
         data = json.dumps(body).encode()
-        if self.idle:
-            reader, writer = self.idle.pop()
-        else:
-            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        writer.write(
+        request = (
             f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode()
             + data
         )
+        while self.idle:
+            reader, writer = self.idle.pop()
+            try:
+                return await self._exchange(reader, writer, request)
+            except asyncio.IncompleteReadError as err:
+                if err.partial:
+                    raise  # the answer was cut off: an error, not a stale connection
+            except ConnectionResetError:
+                pass
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        return await self._exchange(reader, writer, request)
+
+    async def _exchange(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
+    ) -> tuple[int, dict[str, Any]]:
+        try:
+            writer.write(request)
+            status, payload = await self._answer(reader)
+        except BaseException:
+            writer.close()
+            raise
+        self.idle.append((reader, writer))
+        return status, json.loads(payload) if payload else {}
+
+    @staticmethod
+    async def _answer(reader: asyncio.StreamReader) -> tuple[int, bytes]:
         head = await reader.readuntil(b"\r\n\r\n")
         status = int(head[9:12])
         length = 0
         for line in head.split(b"\r\n"):
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":", 1)[1])
-        payload = await reader.readexactly(length)
-        self.idle.append((reader, writer))
-        return status, json.loads(payload) if payload else {}
+        return status, await reader.readexactly(length)
 
     def close(self) -> None:
         for _, writer in self.idle:
@@ -99,6 +138,7 @@ class Stats:
     accepted: int = 0
     refused: int = 0
     errors: int = 0
+    transport_errors: dict[str, int] = field(default_factory=dict)  # no answer: why
     messages: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
 
@@ -137,12 +177,7 @@ def start_server(
         str(port),
         "--log-level",
         "warning",
-        "--ws",
-        "websockets-sansio",
-        "--loop",
-        "uvloop",
-        "--http",
-        "httptools",
+        *uvicorn_args(),  # as `parley serve` runs it: uvloop, httptools, no proxy headers
         "--backlog",
         "4096",
         "--workers",
@@ -152,6 +187,127 @@ def start_server(
         command = [*os.environ["PARLEY_LOAD_SERVER_CMD"].split(), str(port)]
     with log.open("wb") as out:
         return subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+def start_parley_serve(
+    port: int, database_url: str, log: Path, workers: int, redis_url: str
+) -> subprocess.Popen[bytes]:
+    """`parley serve --workers N`, as a user runs it (the acceptor routes games to workers)."""
+    env = {
+        **os.environ,
+        "PARLEY_RATE": "100000",
+        "PARLEY_SIGNUP_RATE": "100000",
+        "PARLEY_READ_RATE_PER_SECOND": "100000",
+        "PARLEY_WS_OPEN_RATE_PER_SECOND": "100000",
+        "PARLEY_WS_OPEN_BURST": "100000",
+        "PARLEY_SCHEDULER_POLL": "1",
+        "PARLEY_REDIS_PREFIX": f"parley-load-{port}:",
+    }
+    command = [
+        sys.executable, "-c", "from parley.cli import main; main()", "serve",
+        "--port", str(port), "--workers", str(workers), "--log-level", "warning",
+        "--database-url", database_url, "--redis-url", redis_url,
+    ]  # fmt: skip
+    with log.open("wb") as out:
+        return subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+class PerGamePoster:
+    """Each game's moves on that game's own keep-alive connection, as a browser playing one
+    game sends them; behind `parley serve --workers N` that connection is routed to the
+    game's process. (A pool shared by all games would send moves through whichever process
+    the connection was first routed to: still correct, but the owner then re-reads them.)
+    """
+
+    IDLE_SECONDS = 2.0  # well under uvicorn's 5 s keep-alive: never reuse what it may close
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.posters: dict[str, tuple[Poster, float]] = {}
+
+    async def post(self, path: str, token: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        game = path.split("/")[3]
+        now = time.monotonic()
+        poster, used = self.posters.get(game, (None, now))
+        if poster is None or now - used > self.IDLE_SECONDS:
+            if poster is not None:
+                poster.close()
+            poster = Poster(self.port)
+        self.posters[game] = (poster, now)
+        return await poster.post(path, token, body)
+
+    def close(self) -> None:
+        for poster, _used in self.posters.values():
+            poster.close()
+
+
+def _stat(pid: int) -> tuple[str, int, float] | None:
+    """(command name, parent pid, user + system CPU seconds) of a process, if it exists."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    name = raw[raw.index("(") + 1 : raw.rindex(")")]
+    fields = raw.rsplit(")", 1)[1].split()
+    return name, int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu() -> dict[int, tuple[str, int, float]]:
+    """Every visible process: pid → (name, parent pid, CPU seconds so far)."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (st := _stat(int(entry.name))) is not None:
+            out[int(entry.name)] = st
+    return out
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat."""
+    first = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    ticks = [int(x) for x in first]
+    idle = ticks[3] + ticks[4]  # idle + iowait
+    hz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - idle) / hz, sum(ticks) / hz
+
+
+@dataclass
+class CpuShot:
+    """CPU counters at one moment: per process of the server, PostgreSQL, Redis, machine."""
+
+    at: float
+    procs: dict[int, tuple[str, int, float]]
+    machine: tuple[float, float]
+    client: float
+
+    @staticmethod
+    def take() -> CpuShot:
+        return CpuShot(time.perf_counter(), process_cpu(), machine_busy(), time.process_time())
+
+
+def cpu_between(a: CpuShot, b: CpuShot, server_pid: int) -> dict[str, Any]:
+    """CPU seconds spent between two shots, by the server's processes and the services."""
+
+    def spent(pid: int) -> float:
+        before = a.procs.get(pid)
+        return b.procs[pid][2] - (before[2] if before else 0.0)
+
+    workers = sorted(pid for pid, (_n, ppid, _c) in b.procs.items() if ppid == server_pid)
+    acceptor = spent(server_pid) if server_pid in b.procs else 0.0
+    if not workers:  # `parley serve --workers 1`: the one process serves, no acceptor
+        workers, acceptor = [server_pid], 0.0
+    busy = b.machine[0] - a.machine[0]
+    total = b.machine[1] - a.machine[1]
+    return {
+        "acceptor": acceptor,
+        "workers": {pid: spent(pid) for pid in workers},
+        # Every PostgreSQL and Redis process on the machine: other users of the same
+        # services (other work on a shared machine) are counted too.
+        "postgres": sum(spent(p) for p, (n, _pp, _c) in b.procs.items() if n == "postgres"),
+        "redis": sum(spent(p) for p, (n, _pp, _c) in b.procs.items() if n == "redis-server"),
+        "client": b.client - a.client,
+        "machine_busy_cores": busy / (total / (os.cpu_count() or 1)) if total else 0.0,
+        "seconds": b.at - a.at,
+    }
 
 
 async def wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
@@ -309,6 +465,12 @@ async def drive(
                 stats.sent.pop((game.id, game.seq), None)
             else:
                 stats.errors += 1
+        except (OSError, EOFError, TimeoutError, ConnectionClosed) as err:
+            # No answer (a connection reset or cut short, a timeout): counted, and the run
+            # goes on; a saturated server shows up in these figures, not as a crash.
+            kind = type(err).__name__
+            stats.transport_errors[kind] = stats.transport_errors.get(kind, 0) + 1
+            stats.sent.pop((game.id, game.seq), None)
         finally:
             busy.discard(game.id)
 
@@ -445,7 +607,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "connect_seconds": round(connect_s, 1),
         "accepted": stats.accepted,
         "refused": stats.refused,
-        "server_errors": stats.errors,
+        "server_errors": stats.errors,  # answers 500 and up
+        "transport_errors": stats.transport_errors,  # no answer at all, by kind
         "refusals": stats.reasons,
         "actions_per_second": round(stats.accepted / elapsed, 1),
         "deliveries": len(stats.deliveries),
@@ -473,6 +636,206 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+async def ramp(args: argparse.Namespace, workers: int, rates: list[float]) -> dict[str, Any]:
+    """One `parley serve --workers N`: the same clients at rising rates, one phase each.
+
+    The ramp stops at the first rate that is not kept up with (under 90% of the rate asked)
+    or whose delivery p99 reaches ten times the bound; the results are the best rate
+    reached within the bound, and the most sustained at any latency.
+    """
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    load_before = os.getloadavg()
+    phases: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp, database(args, tmp) as database_url:
+        log = Path(tmp) / "server.log"
+        if args.spread:  # uvicorn's own workers: the kernel spreads connections over them
+            proc = start_server(port, database_url, log, workers, args.redis_url)
+        else:
+            proc = start_parley_serve(port, database_url, log, workers, args.redis_url)
+        sockets: list[ClientConnection] = []
+        listeners: list[asyncio.Task[None]] = []
+        try:
+            await wait_healthy(url, proc)
+            # Idle connections are dropped well before uvicorn's 5 s keep-alive timeout: at
+            # the same 5 s a request could meet the server's close (a ReadError).
+            limits = httpx.Limits(
+                max_connections=64, max_keepalive_connections=64, keepalive_expiry=1.0
+            )
+            async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
+                games = await setup(http, args.games, args.clients)
+                stats = Stats()
+                sem = asyncio.Semaphore(64)
+
+                async def open_one(game: Game, seat: Seat) -> None:
+                    async with sem:
+                        ws = await connect(
+                            f"ws://127.0.0.1:{port}/ws/games/{game.id}",
+                            max_queue=None,
+                            open_timeout=30,
+                            compression=None,
+                        )
+                        await ws.send(json.dumps({"type": "auth", "token": seat.token}))
+                    sockets.append(ws)
+                    seat.ws = ws
+                    listeners.append(asyncio.create_task(listen(ws, game, seat, stats)))
+
+                shot = CpuShot.take()
+                await asyncio.gather(*(open_one(g, s) for g in games for s in g.clients))
+                connecting = cpu_between(shot, CpuShot.take(), proc.pid)
+                await asyncio.sleep(2.0)  # initial states arrive
+                # What the server costs with every socket open and no move: each process's
+                # timers, deadline polls and Redis subscription, whatever the rate.
+                shot = CpuShot.take()
+                await asyncio.sleep(5.0)
+                idle = cpu_between(shot, CpuShot.take(), proc.pid)
+                # Which process holds how many sockets (/api/health goes round-robin).
+                held: dict[str, int] = {}
+                fresh = httpx.Limits(max_keepalive_connections=0)  # a new connection each
+                async with httpx.AsyncClient(base_url=url, limits=fresh, timeout=30) as probe:
+                    for _ in range(4 * workers):
+                        h = (await probe.get("/api/health")).json()
+                        held[h["process"]] = h["connections"]
+                for rate in rates:
+                    stats.deliveries.clear()
+                    stats.submits.clear()
+                    stats.accepted = stats.refused = stats.errors = 0
+                    stats.transport_errors.clear()
+                    live_games = [g for g in games if not g.over]
+                    before = CpuShot.take()
+                    poster = PerGamePoster(port) if args.submit == "http" else None
+                    t = time.perf_counter()
+                    await drive(poster, live_games, rate, args.seconds, stats)
+                    await asyncio.sleep(1.0)  # the last broadcasts land
+                    elapsed = time.perf_counter() - t - 1.0
+                    after = CpuShot.take()
+                    if poster is not None:
+                        poster.close()
+                    phase = _phase(rate, elapsed, stats, cpu_between(before, after, proc.pid))
+                    phase["games_over"] = sum(g.over for g in games)
+                    phases.append(phase)
+                    print(json.dumps({"workers": workers, **phase}), flush=True)
+                    # Past the bound the ramp goes on while the rate is kept up with, for
+                    # the most the server sustains at any latency (a busy machine's other
+                    # work may push p99 over the bound at every rate); it stops once
+                    # latencies reach seconds, where queues only grow.
+                    kept_up = phase["moves_per_second"] >= 0.9 * rate
+                    if not kept_up or phase["p99_ms"] >= 10 * args.p99_bound:
+                        break
+                    await asyncio.sleep(1.0)
+        finally:
+            for task in listeners:
+                task.cancel()
+            for ws in sockets:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+            proc.terminate()
+            with contextlib.suppress(Exception):
+                proc.wait(timeout=30)
+    within = [p for p in phases if p["p99_ms"] < args.p99_bound]
+    best = max(within, key=lambda p: p["moves_per_second"], default=None)
+    sustained = [p for p in phases if p["moves_per_second"] >= 0.9 * p["rate"]]
+    most = max(sustained, key=lambda p: p["moves_per_second"], default=None)
+    return {
+        "workers": workers,
+        "routed": not args.spread,
+        "submit": args.submit,
+        "clients": len(sockets),
+        "games": len(games),
+        "sockets_per_process": sorted(held.values(), reverse=True),
+        # What routing costs: the acceptor's CPU while the sockets were opened.
+        "acceptor_cpu_us_per_socket": round(connecting["acceptor"] / max(1, len(sockets)) * 1e6),
+        "idle_worker_cores": [round(c / idle["seconds"], 3) for c in idle["workers"].values()],
+        "p99_bound_ms": args.p99_bound,
+        "best": best,
+        "most_sustained": most,
+        "phases": phases,
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "cores": os.cpu_count(),
+    }
+
+
+def _phase(rate: float, elapsed: float, stats: Stats, cpu: dict[str, Any]) -> dict[str, Any]:
+    ms = 1000.0
+    moves = max(1, stats.accepted)
+    worker_cpu = list(cpu["workers"].values())
+    server = cpu["acceptor"] + sum(worker_cpu)
+    wall = cpu["seconds"]
+    return {
+        "rate": rate,
+        "moves_per_second": round(stats.accepted / elapsed, 1),
+        "refused": stats.refused,
+        "server_errors": stats.errors,
+        "transport_errors": dict(stats.transport_errors),
+        "p50_ms": round(quantile(stats.deliveries, 0.50) * ms, 1),
+        "p99_ms": round(quantile(stats.deliveries, 0.99) * ms, 1),
+        "submit_p99_ms": round(quantile(stats.submits, 0.99) * ms, 1),
+        # CPU per move: all server processes together, then each worker and the acceptor.
+        "server_cpu_ms_per_move": round(server / moves * ms, 2),
+        "worker_cpu_ms_per_move": [round(c / moves * ms, 2) for c in worker_cpu],
+        "acceptor_cpu_ms_per_move": round(cpu["acceptor"] / moves * ms, 3),
+        "postgres_cpu_ms_per_move": round(cpu["postgres"] / moves * ms, 2),
+        "redis_cpu_ms_per_move": round(cpu["redis"] / moves * ms, 2),
+        "client_cpu_ms_per_move": round(cpu["client"] / moves * ms, 2),
+        "server_cores": round(server / wall, 2),
+        "worker_cores": [round(c / wall, 2) for c in worker_cpu],
+        "postgres_cores": round(cpu["postgres"] / wall, 2),
+        "redis_cores": round(cpu["redis"] / wall, 2),
+        "client_cores": round(cpu["client"] / wall, 2),
+        "machine_busy_cores": round(cpu["machine_busy_cores"], 2),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def print_scaling(rows: list[dict[str, Any]]) -> None:
+    """The side-by-side table of a --ramp run, and how two processes compare with one."""
+    how = "routed by game" if rows[0]["routed"] else "spread by the kernel"
+    print(
+        f"\nBest rate with delivery p99 < {rows[0]['p99_bound_ms']:g} ms, {how} "
+        f"(submit {rows[0]['submit']}, {rows[0]['clients']} clients, {rows[0]['games']} games)"
+    )
+    print(
+        "procs  rate  moves/s  p99 ms  server ms/move  per worker ms/move  PG ms/move  "
+        "Redis  client  cores: server PG client machine  load"
+    )
+    for r in rows:
+        for p in r["phases"]:
+            mark = "*" if p is r["best"] else "+" if p is r["most_sustained"] else " "
+            print(
+                f"{r['workers']:>5}{mark} {p['rate']:>4.0f}  {p['moves_per_second']:>7}  "
+                f"{p['p99_ms']:>6}  {p['server_cpu_ms_per_move']:>14}  "
+                f"{' '.join(map(str, p['worker_cpu_ms_per_move'])):>18}  "
+                f"{p['postgres_cpu_ms_per_move']:>10}  {p['redis_cpu_ms_per_move']:>5}  "
+                f"{p['client_cpu_ms_per_move']:>6}  {p['server_cores']:>13} "
+                f"{p['postgres_cores']:>3} {p['client_cores']:>6} {p['machine_busy_cores']:>7}  "
+                f"{p['load_average'][0]}"
+            )
+        if r["best"] is None:
+            print(f"{r['workers']:>5}  no rate within the bound")
+        before, after = r["load_average_before"], r["load_average_after"]
+        print(f"{r['workers']:>5}  load average before {before}, after {after}")
+    print("(* the best rate within the p99 bound; + the most sustained, past the bound)")
+    for key, what in (("best", "within the p99 bound"), ("most_sustained", "sustained")):
+        one = next((r[key] for r in rows if r["workers"] == 1 and r[key]), None)
+        for r in rows:
+            if one and r[key] and r["workers"] > 1:
+                ratio = r[key]["moves_per_second"] / one["moves_per_second"]
+                print(f"{r['workers']} processes / 1 process, {what}: {ratio:.2f}x the moves/s")
+    for r in rows:
+        cores = r["cores"] or 1
+        busy = max((p["machine_busy_cores"] for p in r["phases"]), default=0.0)
+        load = max(r["load_average_before"][0], r["load_average_after"][0])
+        if busy > SATURATED * cores or load > cores:
+            print(
+                f"WARNING: with {r['workers']} process(es) the machine was up to {busy:.2f} "
+                f"of {cores} cores busy (load average up to {load:.2f}): server, PostgreSQL, "
+                "Redis, the load generator and any other work share them, so rates and "
+                "latencies are the machine's, not the server's; compare CPU per move",
+                file=sys.stderr,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=1000, help="WebSocket clients in all")
@@ -485,32 +848,46 @@ def main() -> None:
     parser.add_argument(
         "--workers",
         default="1",
-        help="server processes; a list (1,2,4) runs the benchmark once for each, side by side",
+        help="server processes; more than one, or a list (1,2,4), runs `parley serve "
+        "--workers N` for each, side by side, with a ramp of rates (--ramp)",
     )
     parser.add_argument("--postgres-url", help="PostgreSQL (a fresh schema per run) for workers")
     parser.add_argument("--redis-url", help="Redis, needed by several workers")
+    parser.add_argument(
+        "--ramp",
+        help=f"rates (default {DEFAULT_RAMP}): for each process count run `parley serve "
+        "--workers N` and raise the rate, --seconds at each, until delivery p99 is over "
+        "--p99-bound or the rate is not kept up with",
+    )
+    parser.add_argument(
+        "--p99-bound", type=float, default=100.0, help="delivery p99 bound of --ramp, ms"
+    )
+    parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="for comparison: uvicorn's own workers, among which the kernel spreads each "
+        "game's connections, instead of `parley serve --workers N`'s routing by game",
+    )
     args = parser.parse_args()
     if args.clients > 5000 or args.seconds > 120 or args.rate > 2000:
         raise SystemExit("bounded: at most 5000 clients, 120 s and 2000 actions/s")
     counts = [int(n) for n in str(args.workers).split(",")]
     if max(counts) > 1 and not (args.postgres_url and args.redis_url):
         raise SystemExit("several workers need --postgres-url and --redis-url")
-    if len(counts) > 1:
-        rows = []
+    if args.ramp or len(counts) > 1 or counts[0] > 1:
+        # Several processes, or a list: each count as `parley serve --workers N`, ramped.
+        if not (args.postgres_url and args.redis_url):
+            raise SystemExit("--ramp runs `parley serve` on --postgres-url and --redis-url")
+        rates = [float(r) for r in (args.ramp or DEFAULT_RAMP).split(",")]
+        if max(rates) > 2000:
+            raise SystemExit("bounded: at most 2000 actions/s")
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 20)
+        ramped = []
         for n in counts:
-            args.workers = n
-            result = asyncio.run(run(args))
-            rows.append(result)
-            print(json.dumps(result), flush=True)
-        print("workers  moves/s  p50 ms  p99 ms  CPU/move ms  CPU cores  load before->after")
-        for r in rows:
-            lat = r["latency_ms"]
-            print(
-                f"{r['workers']:>7}  {r['actions_per_second']:>7}  {lat['p50']:>6}  "
-                f"{lat['p99']:>6}  {r['server_cpu_ms_per_action']:>11}  "
-                f"{r['server_cpu_share']:>9}  {r['load_average_before'][0]} -> "
-                f"{r['load_average_after'][0]}"
-            )
+            ramped.append(asyncio.run(ramp(args, n, rates)))
+            print(json.dumps(ramped[-1]), flush=True)
+        print_scaling(ramped)
         return
     args.workers = counts[0]
     # The load generator holds a thousand connections: keep the cycle collector's full
@@ -519,6 +896,13 @@ def main() -> None:
     gc.set_threshold(50_000, 20, 20)
     result = asyncio.run(run(args))
     print(json.dumps(result, indent=2))
+    before, after = result["load_average_before"], result["load_average_after"]
+    print(
+        f"load average before {before[0]} {before[1]} {before[2]}, after {after[0]} {after[1]} "
+        f"{after[2]}; server {result['server_cpu_share']} of a core, "
+        f"{result['server_cpu_ms_per_action']} ms of CPU per move",
+        file=sys.stderr,
+    )
     # The figures of an overloaded server or machine describe the overload, not the server.
     if result["server_cpu_share"] > SATURATED * result["workers"]:
         print(

@@ -27,6 +27,7 @@ from parley.server import Limits, Settings
 from parley.server.app import build_services
 from parley.server.clock import ManualClock
 from parley.server.hub import Conn, Feed, _Plan
+from parley.server.notify import Notices, NotifySettings
 from parley.server.schemas import ActionIn, CreateGame
 from parley.server.vocab import Role
 
@@ -51,6 +52,8 @@ def main() -> None:
             limits=Limits(max_games_per_user=10_000),
         )
         svc = build_services(settings)
+        # As `create_app` wires it: notifications are worded inside each change.
+        svc.tables.automation = Notices(svc.tables.automation, NotifySettings.from_env())
         result = asyncio.run(_run(svc, args))
         svc.tables.db.dispose()
     result["load_average"] = [round(x, 2) for x in os.getloadavg()]

@@ -77,7 +77,12 @@ def test_bad_parts_are_refused_and_change_nothing(live: LiveServer, users: Users
     assert draft(amy, gid, 400, parts={slot: "sing"})["error"] == "invalid"
     assert draft(amy, gid, 422, parts={slot: "bid 99"})["error"] == "illegal"
     assert draft(amy, gid, 409, parts={slot: "bid 1"}, state_id=5)["error"] == "stale"
+    # A flag is true or false, not a word that looks like one.
+    for word in ("yes", "true", 1, "1"):
+        refused = draft(amy, gid, 422, parts={slot: "bid 1"}, ready=word)
+        assert refused["problems"][0]["where"] == "body.ready"
     assert draft(amy, gid)["parts"][0]["action"] is None
+    assert draft(amy, gid)["ready"] is False
 
 
 def _slots(state: dict[str, Any]) -> dict[str, list[str]]:

@@ -32,6 +32,7 @@ from .api import meta as meta_api
 from .api import notify as notify_api
 from .api import play as play_api
 from .api import users as users_api
+from .api.hot import HotActions
 from .auth import Accounts
 from .bus import Bus, LocalBus, RedisBus
 from .db.engine import checkpoint, is_sqlite, make_engine
@@ -157,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await services.scheduler.stop()
             await services.hub.close()
             await services.bus.stop()
+            services.run.close()
             services.tables.db.dispose()
 
     app = FastAPI(
@@ -175,6 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(notify_api.router)
     _add_error_handlers(app)
     _add_static(app, settings.static_dir or PACKAGED_STATIC)
+    app.add_middleware(HotActions, error_response=known_error_response)  # inside BodyLimit
     app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
     redact_tokens_in_logs()
     return app
@@ -228,10 +231,15 @@ def _error_response(status: int, body: dict[str, Any]) -> JSONResponse:
     return JSONResponse(body, status_code=status, headers=headers)
 
 
+def known_error_response(exc: Exception) -> Response:
+    """The answer to an error raised on purpose (a ServerError or a ParleyError)."""
+    status, body = status_and_body(exc)
+    return _error_response(status, body)
+
+
 def _add_error_handlers(app: FastAPI) -> None:
     async def on_known(request: Request, exc: Exception) -> Response:
-        status, body = status_and_body(exc)
-        return _error_response(status, body)
+        return known_error_response(exc)
 
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)

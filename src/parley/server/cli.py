@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from .db.engine import is_sqlite
+from .serving import uvicorn_options
 from .settings import default_database_url
 
 
@@ -26,11 +27,22 @@ def serve(
         typer.Option(help="Redis URL for live updates and rate limits across processes."),
     ] = None,
     reload: Annotated[bool, typer.Option(help="Restart on code changes (development).")] = False,
-    workers: Annotated[int, typer.Option(help="Server processes (more than 1 needs Redis).")] = 1,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes (more than 1 needs PostgreSQL and Redis); each game's "
+            "connections are routed to one of them."
+        ),
+    ] = 1,
+    log_level: Annotated[
+        str, typer.Option(help="critical, error, warning, info (each request) or debug.")
+    ] = "info",
 ) -> None:
     """Run the Parley server: lobby, games, deadlines and live updates over HTTP/WebSocket."""
     import uvicorn
 
+    if log_level not in ("critical", "error", "warning", "info", "debug", "trace"):
+        raise typer.BadParameter("--log-level is one of critical, error, warning, info, debug")
     if workers > 1 and not redis_url:
         raise typer.BadParameter("several workers share live updates through --redis-url")
     url = database_url or os.environ.get("PARLEY_DATABASE_URL") or default_database_url()
@@ -39,12 +51,17 @@ def serve(
         # queue on SQLite's single lock and gain nothing, and deadlines, caches and rate
         # limits would only be as consistent as Redis notices make them.
         raise typer.BadParameter(
-            "several workers need PostgreSQL (--database-url postgresql://...): with SQLite "
-            "one process serves everything, its writes are serialised by the file's lock"
+            "several worker processes need PostgreSQL (--database-url postgresql://...). "
+            "On SQLite run one process (--workers 1, the default): it serves the lobby, "
+            "games, deadlines and live updates on its own, and every write goes through the "
+            "file's single lock, so more processes would only queue on it"
         )
     os.environ["PARLEY_DATABASE_URL"] = url
     if redis_url:
         os.environ["PARLEY_REDIS_URL"] = redis_url
+    if workers > 1 and not reload:
+        _serve_routed(host, port, url, workers, log_level)
+        return
     typer.echo(f"Parley on http://{host}:{port} (database {_safe(url)})")
     uvicorn.run(
         "parley.server.app:create_app_from_env",
@@ -52,14 +69,33 @@ def serve(
         host=host,
         port=port,
         reload=reload,
-        workers=None if reload else workers,
-        ws="websockets-sansio",
-        ws_max_size=64 * 1024,
-        # Forwarded headers are believed only from the proxies named in
-        # PARLEY_TRUSTED_PROXIES (see `parley.server.net`), not from any local process.
-        proxy_headers=False,
-        log_level="info",
+        log_level=log_level,
+        **uvicorn_options(),  # uvloop, httptools, WebSocket limits (shared with benchmarks)
     )
+
+
+def _serve_routed(host: str, port: int, url: str, workers: int, log_level: str) -> None:
+    """Worker processes behind one acceptor that routes each game's connections to one."""
+    import logging
+
+    from .workers import WorkersFailed, bind, serve_routed
+
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     %(message)s")
+    os.environ["PARLEY_WORKER_LOG_LEVEL"] = log_level
+    try:
+        listener = bind(host, port)
+    except OSError as err:
+        typer.echo(f"cannot listen on {host}:{port}: {err}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(
+        f"Parley on http://{host}:{port} ({workers} processes, each game's connections "
+        f"routed to one; database {_safe(url)})"
+    )
+    try:
+        serve_routed(listener, workers)
+    except WorkersFailed as err:
+        typer.echo(f"Parley stopped: {err}", err=True)
+        raise typer.Exit(1) from None
 
 
 def _safe(url: str) -> str:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import and_, delete, insert, select
+from sqlalchemy import Table, and_, bindparam, delete, insert, select
 from sqlalchemy.orm import Session
 
 from parley.kernel import (
@@ -33,6 +33,7 @@ from .db.models import Draft, ReadyFlag
 from .errors import Conflict, Forbidden, WrongStatus
 from .live import LiveGame, Tables, Txn
 from .schemas import DraftIn, DraftOut, DraftPartOut
+from .store import Prepared
 from .text import clean_text
 from .views import viewer_of
 from .vocab import Controller, GameStatus, MemberRecord, UserRecord
@@ -89,16 +90,21 @@ def is_ready(s: Session, game_id: str, state_id: int, seat: int, user_id: int) -
     return found is not None
 
 
+_READY = cast(Table, ReadyFlag.__table__)
+# Asked on every change of a running game: compiled once (see `store.Prepared`).
+_READY_SEATS = Prepared(
+    select(_READY.c.seat, _READY.c.user_id).where(
+        _READY.c.game_id == bindparam("game_id"), _READY.c.state_id == bindparam("state_id")
+    )
+)
+
+
 def ready_seats(s: Session, game_id: str, state_id: int) -> dict[int, set[int]]:
     """Seat → the users who said they are ready in step `state_id`."""
-    rows = s.execute(
-        select(ReadyFlag.seat, ReadyFlag.user_id).where(
-            ReadyFlag.game_id == game_id, ReadyFlag.state_id == state_id
-        )
-    )
+    rows = _READY_SEATS.run(s.connection(), {"game_id": game_id, "state_id": state_id})
     out: dict[int, set[int]] = {}
     for seat, user_id in rows:
-        out.setdefault(seat, set()).add(user_id)
+        out.setdefault(int(seat), set()).add(int(user_id))
     return out
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -25,16 +25,14 @@ from .clock import Clock
 from .errors import ServerError
 from .live import LiveGame, Notice, Tables
 from .runner import Runner
+from .talk import round_on
 from .views import deadline_dict, game_out, history_for, seat_since, state_dict, viewer_of
 from .vocab import GameStatus, UserRecord
+from .wire import compact
 
 log = logging.getLogger(__name__)
 PROTOCOL = 1
 _STATE = '{"type":"state"'
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
 
 
 @dataclass(eq=False)
@@ -79,6 +77,7 @@ class Feed:
     seq: int = 0  # the record length at the last render
     state_id: int | None = None
     epoch_seq: int = 0  # no entry before this one can still be hidden from anyone
+    talk_round: int = 0  # the negotiation round on at the last render (0: none)
 
 
 @dataclass(slots=True)
@@ -154,7 +153,15 @@ class Hub:
             feed.wake.clear()
             plans = [_Plan(c, c.viewer, c.sent_seq, c.synced) for c in feed.conns]
             try:
-                results = await self.run(self._render_locked, feed, plans)
+                # A game this process has fresh and nobody is changing renders right here;
+                # otherwise in the store's runner, which may wait for the lock or a read.
+                done, rendered = self.tables.view_cached(
+                    feed.game_id, partial(self._render, feed, plans)
+                )
+                if done and rendered is not None:
+                    results = rendered
+                else:
+                    results = await self.run(self._render_locked, feed, plans)
             except ServerError as err:  # the game is gone
                 results = [_Result(p.conn, [], None, p.sent_seq, err) for p in plans]
             except Exception:
@@ -164,7 +171,7 @@ class Hub:
             for result in results:
                 conn = result.conn
                 if result.drop is not None:
-                    conn.push(_dumps({"type": "error", **result.drop.to_json()}))
+                    conn.push(compact({"type": "error", **result.drop.to_json()}))
                     conn.hang_up()
                     continue
                 conn.viewer, conn.sent_seq, conn.synced = result.viewer, result.sent_seq, True
@@ -183,7 +190,8 @@ class Hub:
         row = live.row
         # The summary (seats, status, outcome) is rebuilt only when one of those changed;
         # moves alone reach clients as entries, state and timer messages.
-        game_key = (row.status, row.started_at, row.ended_at, tuple(live.members))
+        talk_round = round_on(live)
+        game_key = (row.status, row.started_at, row.ended_at, tuple(live.members), talk_round)
         game_changed = game_key != feed.game_key
         deadline = live.deadline if row.status is GameStatus.ACTIVE else None
         timer_key = (deadline.state_id, deadline.due_at) if deadline is not None else None
@@ -194,18 +202,21 @@ class Hub:
         def game_json() -> str:
             if "game" not in built:
                 summary = game_out(live, now).model_dump(mode="json")
-                built["game"] = _dumps({"type": "game", "game": summary})
+                built["game"] = compact({"type": "game", "game": summary})
             return built["game"]
 
         def timer_json() -> str:
             if "timer" not in built:
-                built["timer"] = _dumps({"type": "timer", "deadline": timer})
+                built["timer"] = compact({"type": "timer", "deadline": timer})
             return built["timer"]
 
         match = live.match
         epoch_changed = (
             match is not None and feed.state_id is not None and match.state_id != feed.state_id
         )
+        # A negotiation round opening or closing changes every state (who may act, the
+        # quota) without a new step: the states go out then too.
+        talk_changed = talk_round != feed.talk_round
         cache: dict[tuple[Viewer, int, bool, bool, int], list[str]] = {}
         results: list[_Result] = []
         for plan in plans:
@@ -229,7 +240,7 @@ class Hub:
                         "game_id": live.row.id,
                         "viewer": viewer.to_json(),
                     }
-                    messages += [_dumps(hello), game_json(), timer_json()]
+                    messages += [compact(hello), game_json(), timer_json()]
                 elif game_changed:
                     messages.append(game_json())
                 record: list[str] = []
@@ -246,6 +257,7 @@ class Hub:
                         now,
                         timer,
                         hide_before,
+                        talk_changed,
                     )
                 # A state message carries the deadline: a separate timer is then redundant.
                 if synced and timer_changed and not any(m.startswith(_STATE) for m in record):
@@ -255,7 +267,7 @@ class Hub:
             results.append(
                 _Result(plan.conn, messages, viewer, match.seq if match is not None else 0)
             )
-        feed.game_key, feed.timer_key = game_key, timer_key
+        feed.game_key, feed.timer_key, feed.talk_round = game_key, timer_key, talk_round
         if match is not None:
             if epoch_changed:
                 feed.epoch_seq = feed.seq
@@ -275,9 +287,15 @@ class Hub:
         now: float,
         deadline: dict[str, Any] | None,
         hide_before: int = 0,
+        talk_changed: bool = False,
     ) -> list[str]:
         out: list[str] = []
-        entries = history_for(match, viewer, sent_seq, hide_before) if sent_seq < match.seq else []
+        said_at = live.said_at
+        entries = (
+            history_for(match, viewer, sent_seq, hide_before, said_at)
+            if sent_seq < match.seq
+            else []
+        )
         revealed: list[dict[str, JSON]] = []
         if not synced and sent_seq > 0:
             revealed = _revealed(
@@ -295,12 +313,25 @@ class Hub:
             message: dict[str, Any] = {"type": "entries", "seq": match.seq, "entries": entries}
             if revealed:
                 message["revealed"] = revealed
-            out.append(_dumps(message))
-        if not synced or epoch_changed or any(e["type"] != "press" for e in entries):
+            out.append(compact(message))
+        # A message of the viewer's own in a negotiation round changes what its state says
+        # (the messages it has left), so the state goes out then too.
+        own_quota = (
+            viewer.seat is not None
+            and any(e["type"] == "press" and e.get("seat") == viewer.seat for e in entries)
+            and round_on(live) > 0
+        )
+        if (
+            not synced
+            or epoch_changed
+            or talk_changed
+            or own_quota
+            or any(e["type"] != "press" for e in entries)
+        ):
             state = state_dict(
                 live, viewer, now, with_options=with_options, with_text=False, deadline=deadline
             )
-            out.append(_dumps({"type": "state", **state}))
+            out.append(compact({"type": "state", **state}))
         return out
 
 

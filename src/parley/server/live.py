@@ -67,6 +67,9 @@ class LiveGame:
     rules: Rules[Any, Any]
     match: Match[Any, Any] | None = None
     checked_at: float = 0.0  # when the store last confirmed this version (monotonic)
+    # When each message was recorded (seq -> epoch seconds): the kernel's record has no
+    # clock, the store's rows do, and readers are shown both.
+    said_at: dict[int, float] = field(default_factory=dict)
     _revisions: tuple[Match[Any, Any], int, list[int]] | None = None  # match, counted, counts
 
     def revision(self, seat: int) -> int:
@@ -162,6 +165,7 @@ class Txn:
         before, sid = match.seq, match.state_id
         entry = match.say(seat, text, to, channel)
         self._note(before, sid, None)
+        self.live.said_at[entry.seq] = self.now  # the time flush writes with the row
         return entry
 
     def vote(self, seat: int, accept: bool) -> DrawEntry | None:
@@ -335,6 +339,7 @@ class Tables:
         )
         if row.status is not GameStatus.LOBBY and row.players:
             live.match = self._load_match(s, live)
+            live.said_at = store.press_times(s, game_id, until=live.match.seq)
         return live
 
     def _load_match(self, s: Session, live: LiveGame, upto: int | None = None) -> Match[Any, Any]:
@@ -425,8 +430,11 @@ class Tables:
         if row.status is not GameStatus.LOBBY and row.players:
             if live.match is None or live.match.seq > row.seq:
                 live.match = self._load_match(s, live)
+                live.said_at = store.press_times(s, row.id, until=live.match.seq)
             else:
-                catch_up(live.match, store.entries(s, row.id, since=live.match.seq, until=row.seq))
+                rows = store.entries(s, row.id, since=live.match.seq, until=row.seq)
+                catch_up(live.match, rows)
+                live.said_at.update((r.seq, r.created_at) for r in rows if r.kind == "press")
         return live
 
     def _remember(self, live: LiveGame) -> None:
@@ -452,6 +460,28 @@ class Tables:
         """Run `fn` on the current game under its lock; `fn` must not change it."""
         with self.lock(game_id):
             return fn(self._fresh(game_id))
+
+    def view_cached(self, game_id: str, fn: Callable[[LiveGame], R]) -> tuple[bool, R | None]:
+        """`view`, only if it can run at once: `(True, result)`, else `(False, None)`.
+
+        It runs when the game's lock is free and its cached copy needs no read from the
+        store (confirmed within the freshness window, no notice from another process), so
+        an event loop may call it without waiting on a worker thread or the database.
+        """
+        lock = self.lock(game_id)
+        if not lock.acquire(blocking=False):
+            return False, None
+        try:
+            live = self._cache.get(game_id)
+            if live is None or time.monotonic() - live.checked_at >= self.freshness:
+                return False, None
+            with self._guard:
+                if game_id in self._stale:
+                    return False, None
+            self._touch(game_id)
+            return True, fn(live)
+        finally:
+            lock.release()
 
     def create(self, fn: Callable[[Session], R]) -> R:
         with self.db.write() as s:

@@ -24,12 +24,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
 import anyio.to_thread
 import httpx
-from sqlalchemy import or_, select, update
+from sqlalchemy import Table, bindparam, or_, select, update
 from sqlalchemy.orm import Session
 
 from parley.kernel import PressEntry
@@ -38,7 +38,7 @@ from .clock import Clock
 from .db.models import Deadline, Game, NotifyPref, Outbox, ReadyFlag
 from .errors import BadRequest
 from .live import LiveGame, Tables, Txn
-from .store import Store
+from .store import Prepared, Store
 from .vocab import Controller, GameStatus
 
 log = logging.getLogger(__name__)
@@ -162,21 +162,28 @@ class Prefs:
 Source = Literal["game", "default", "none"]
 
 
+_PREFS = cast(Table, NotifyPref.__table__)
+# Asked whenever a change concerns a player (every new step): compiled once.
+_PREFS_OF = Prepared(
+    select(
+        _PREFS.c.game_id, _PREFS.c.enabled, _PREFS.c.email, _PREFS.c.webhook_url, _PREFS.c.events
+    ).where(
+        _PREFS.c.user_id == bindparam("user_id"),
+        _PREFS.c.game_id.in_([bindparam("game_id"), bindparam("default")]),
+    )
+)
+
+
 def read_prefs(s: Session, user_id: int, game_id: str) -> tuple[Prefs, Source]:
     """The prefs that apply to the user in the game, and where they come from."""
-    rows = {
-        r.game_id: r
-        for r in s.execute(
-            select(NotifyPref).where(
-                NotifyPref.user_id == user_id, NotifyPref.game_id.in_([game_id, ""])
-            )
-        ).scalars()
-    }
+    found = _PREFS_OF.run(s.connection(), {"user_id": user_id, "game_id": game_id, "default": ""})
+    rows = {r[0]: r for r in found}
     row = rows.get(game_id) or rows.get("")
     if row is None:
         return Prefs(), "none"
-    source: Source = "game" if row.game_id and row.game_id == game_id else "default"
-    return Prefs(row.enabled, row.email, row.webhook_url, tuple(row.events)), source
+    source: Source = "game" if row[0] and row[0] == game_id else "default"
+    events = json.loads(row[4]) if isinstance(row[4], str | bytes) else row[4]
+    return Prefs(bool(row[1]), row[2], row[3], tuple(events)), source
 
 
 def write_prefs(s: Session, user_id: int, game_id: str, prefs: Prefs | None, now: float) -> None:

@@ -38,7 +38,7 @@ from .schemas import (
 )
 from .settings import Limits
 from .text import clean_text
-from .views import history_for, past_state_out, record_for, seat_since, state_out, viewer_of
+from .views import history_for, past_state_out, record_for, seat_since, stamp, state_out, viewer_of
 from .vocab import Controller, GameStatus, MemberRecord, Role, UserRecord
 
 log = logging.getLogger(__name__)
@@ -230,7 +230,8 @@ class Play:
             match = live.match
             if match is None:
                 return HistoryOut(game_id=game_id, since=since, seq=0, entries=[])
-            entries = history_for(match, viewer, since, seat_since(live, user))[:limit]
+            entries = history_for(match, viewer, since, seat_since(live, user), live.said_at)
+            entries = entries[:limit]
             return HistoryOut(game_id=game_id, since=since, seq=match.seq, entries=entries)
 
         return self.tables.view(game_id, render)
@@ -256,7 +257,9 @@ class Play:
         )
         talk.check_press(txn, member.seat)
         entry = txn.say(member.seat, text, to, channel)
-        return txn.match.history(Viewer.of(member.seat), since=entry.seq)[0]
+        return stamp(txn.match.history(Viewer.of(member.seat), since=entry.seq), txn.live.said_at)[
+            0
+        ]
 
     def draw(self, user: UserRecord, game_id: str, accept: bool) -> DrawOut:
         vote_at: list[int] = []  # where this vote went in the record

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, StrictBool
 
 from .text import control_free
 from .vocab import Controller, GameStatus, PressMode, Replacements, Role
@@ -64,6 +64,13 @@ class NegotiationOut(BaseModel):
     round: int = Field(description="the round under way now (0: none, actions are open)")
 
 
+class StateNegotiationOut(NegotiationOut):
+    messages_left: int | None = Field(
+        default=None,
+        description="in a seat's state while a round is on: the messages it may still send in it",
+    )
+
+
 class CreateGame(Strict):
     game: Annotated[str, Field(min_length=1, max_length=64, description="game name or alias")]
     name: Annotated[OneLine, Field(min_length=1, max_length=100)] = "Game"
@@ -74,7 +81,7 @@ class CreateGame(Strict):
     seats: Annotated[int, Field(ge=1, le=64)] | None = None
     period_seconds: Annotated[int, Field(ge=1, le=MAX_PERIOD)] = 900
     press: PressMode = PressMode.FULL
-    private: bool = False
+    private: StrictBool = False
     host_role: Role = Role.PLAYER
     disorder_after: Annotated[int, Field(ge=0, le=1000)] = 2
     bot_after: Annotated[int, Field(ge=0, le=1000)] = 0
@@ -101,7 +108,9 @@ class JoinGame(Strict):
 
 
 class OpenSeatIn(Strict):
-    open: bool = Field(default=True, description="true opens the seat to newcomers; false closes")
+    open: StrictBool = Field(
+        default=True, description="true opens the seat to newcomers; false closes"
+    )
 
 
 class AddBots(Strict):
@@ -141,7 +150,7 @@ class PressIn(Strict):
 
 
 class DrawIn(Strict):
-    accept: bool = True
+    accept: StrictBool = True
 
 
 class TakeoverIn(Strict):
@@ -274,7 +283,7 @@ class StateOut(BaseModel):
     )
     deadline: DeadlineOut | None
     text: str | None = Field(default=None, description="a plain-text rendering, on request")
-    negotiation: NegotiationOut | None = Field(
+    negotiation: StateNegotiationOut | None = Field(
         default=None,
         description="games with negotiation rounds: the round on now (while one is, nobody "
         "can act and press has a quota)",
@@ -374,7 +383,7 @@ class DraftIn(Strict):
         description="part key (a child of the options tree's `each` node, or its root) → the "
         "part in notation; null clears it",
     )
-    ready: bool | None = Field(default=None, description="say you are done (or not yet)")
+    ready: StrictBool | None = Field(default=None, description="say you are done (or not yet)")
     state_id: Annotated[int, Field(ge=0)] | None = Field(
         default=None, description="refuse the draft if the game has moved past this state"
     )

@@ -488,6 +488,16 @@ def entries(s: Session, game_id: str, since: int = 0, until: int | None = None) 
     return [EntryRow(r.seq, r.kind, r.data, r.actor, r.state_id, r.created_at) for r in rows]
 
 
+def press_times(s: Session, game_id: str, until: int | None = None) -> dict[int, float]:
+    """When each message (press entry) before `until` was recorded, by its seq."""
+    query = select(Entry.seq, Entry.created_at).where(
+        Entry.game_id == game_id, Entry.kind == "press"
+    )
+    if until is not None:
+        query = query.where(Entry.seq < until)
+    return {int(seq): float(at) for seq, at in s.execute(query)}
+
+
 def insert_snapshot(s: Session, game_id: str, seq: int, fmt: str, data: bytes, now: float) -> None:
     s.add(Snapshot(game_id=game_id, seq=seq, format=fmt, data=data, created_at=now))
 

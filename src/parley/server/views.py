@@ -6,6 +6,7 @@ only picks the viewer and shapes the answer.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,7 +24,7 @@ from .schemas import (
     ViewerOut,
     YouOut,
 )
-from .talk import round_on
+from .talk import messages_left, round_on
 from .vocab import Controller, GameStatus, MemberRecord, Replacements, Role, UserRecord
 
 
@@ -38,6 +39,17 @@ def negotiation_out(live: LiveGame) -> NegotiationOut | None:
         seconds=row.talk_seconds,
         round=round_on(live),
     )
+
+
+def _negotiation_for(live: LiveGame, seat: int | None) -> dict[str, Any] | None:
+    """The game's rounds as a state shows them: with the seat's messages left in a round."""
+    talk = negotiation_out(live)
+    if talk is None:
+        return None
+    out = talk.model_dump(mode="json", exclude_none=True)
+    if talk.round and seat is not None and live.match is not None:
+        out["messages_left"] = messages_left(live.match, seat, live.row.talk_messages)
+    return out
 
 
 def viewer_of(live: LiveGame, user: UserRecord | None) -> Viewer:
@@ -67,15 +79,33 @@ def seat_since(live: LiveGame, user: UserRecord | None) -> int:
     return member.seat_since
 
 
+def iso_utc(at: float) -> str:
+    """Epoch seconds as ISO 8601 in UTC, to the millisecond ("2026-11-25T00:49:44.123Z")."""
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def stamp(entries: list[dict[str, Any]], said_at: Mapping[int, float]) -> list[dict[str, Any]]:
+    """`entries` with each message's time (`at`, ISO 8601 UTC) where the store has it."""
+    for e in entries:
+        if e["type"] == "press" and (at := said_at.get(e["seq"])) is not None:
+            e["at"] = iso_utc(at)
+    return entries
+
+
 def history_for(
-    match: Match[Any, Any], viewer: Viewer, since: int = 0, hide_before: int = 0
+    match: Match[Any, Any],
+    viewer: Viewer,
+    since: int = 0,
+    hide_before: int = 0,
+    said_at: Mapping[int, float] | None = None,
 ) -> list[dict[str, Any]]:
     """`viewer`'s history; actions before `hide_before` as an outsider sees them.
 
     A newcomer who took over a seat sees what was decided for it before then only once it
-    is public: orders drafted by a bot or an earlier player stay theirs.
+    is public: orders drafted by a bot or an earlier player stay theirs. Messages carry
+    their time from `said_at` (the game's `LiveGame.said_at`).
     """
-    entries = match.history(viewer, since=since)
+    entries = stamp(match.history(viewer, since=since), said_at or {})
     if hide_before <= since or viewer.seat is None:
         return entries
     outside = {
@@ -221,9 +251,7 @@ def state_dict(
         "options": options,
         "deadline": deadline,
         "text": live.rules.render(observation["view"]) if with_text else None,
-        "negotiation": (
-            None if (talk := negotiation_out(live)) is None else talk.model_dump(mode="json")
-        ),
+        "negotiation": _negotiation_for(live, seat),
     }
 
 
@@ -279,10 +307,12 @@ def record_for(live: LiveGame, viewer: Viewer, hide_before: int = 0) -> dict[str
     if viewer.omniscient:
         if not live.row.status.over:
             raise Forbidden("the full record is published once the game has ended")
-        return {**match.to_json(), "server": meta}
+        archive = match.to_json()
+        stamp(archive["entries"], live.said_at)
+        return {**archive, "server": meta}
     record = match.to_json()
     record.pop("seed", None)  # the seed would let anyone rerun the game's hidden chance
-    record["entries"] = history_for(match, viewer, 0, hide_before)
+    record["entries"] = history_for(match, viewer, 0, hide_before, live.said_at)
     record["viewer"] = viewer.to_json()
     record["server"] = meta
     return record

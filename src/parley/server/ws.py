@@ -27,6 +27,7 @@ from .sockets import admitted, refuse
 from .text import check_servable, unservable_field
 from .views import viewer_of
 from .vocab import UserRecord
+from .wire import compact
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -117,16 +118,16 @@ async def _handle(services: Services, user: UserRecord, game_id: str, text: str)
         limits = services.settings.limits
         await services.limiter.hit(f"user:{user.id}", limits.rate_per_second, limits.rate_burst)
         result = await _command(services, user, game_id, kind, message)
-        return _compact({"type": "ack", "id": request_id, "result": result})
+        return compact({"type": "ack", "id": request_id, "result": result})
     except (ServerError, ParleyError) as err:
         _, body = status_and_body(err)
-        return _compact({"type": "error", "id": request_id, **body})
+        return compact({"type": "error", "id": request_id, **body})
     except ValidationError as err:
         body = {"error": "invalid_request", "message": _first_problem(err)}
-        return _compact({"type": "error", "id": request_id, **body})
+        return compact({"type": "error", "id": request_id, **body})
     except Exception:  # answered like HTTP's 500: honest about what was saved
         log.exception("unexpected error on a WebSocket command in game %s", game_id)
-        return _compact({"type": "error", "id": request_id, **failure_body()})
+        return compact({"type": "error", "id": request_id, **failure_body()})
 
 
 async def _command(
@@ -148,10 +149,6 @@ async def _command(
         draw = await services.run(services.play.draw, user, game_id, accept)
         return draw.model_dump(mode="json")
     raise BadRequest(f"unknown message type {kind!r}; use act, say, draw or ping")
-
-
-def _compact(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
 
 
 def _first_problem(err: ValidationError) -> str:

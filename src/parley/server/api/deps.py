@@ -23,23 +23,32 @@ async def services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(services)]
 
 
-async def current_user(
-    svc: ServicesDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-) -> UserRecord:
-    token = credentials.credentials if credentials else None
+async def user_for_token(svc: Services, token: str | None) -> UserRecord:
+    """The token's user, from the cache when it was checked lately (also the hot move path)."""
     user = svc.accounts.cached_user(token)
     if user is not None:
         return user
     return await svc.run(svc.accounts.user_for, token)
 
 
+async def spend_request(svc: Services, user: UserRecord) -> None:
+    """One request of the user's budget for changes; refused when it is spent."""
+    limits = svc.settings.limits
+    await svc.limiter.hit(f"user:{user.id}", limits.rate_per_second, limits.rate_burst)
+
+
+async def current_user(
+    svc: ServicesDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> UserRecord:
+    return await user_for_token(svc, credentials.credentials if credentials else None)
+
+
 async def limited_user(
     svc: ServicesDep, user: Annotated[UserRecord, Depends(current_user)]
 ) -> UserRecord:
     """The caller, once their rate limit allows one more request."""
-    limits = svc.settings.limits
-    await svc.limiter.hit(f"user:{user.id}", limits.rate_per_second, limits.rate_burst)
+    await spend_request(svc, user)
     return user
 
 
@@ -62,7 +71,8 @@ async def limited_address(svc: ServicesDep, request: Request) -> None:
 User = Annotated[UserRecord, Depends(current_user)]
 LimitedUser = Annotated[UserRecord, Depends(limited_user)]  # changes: the request budget
 ReadingUser = Annotated[UserRecord, Depends(reading_user)]  # reads: the read budget
-GameId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the game's id")]
+GAME_ID_PATTERN = r"[A-Za-z0-9_-]{1,32}"
+GameId = Annotated[str, Path(pattern=f"^{GAME_ID_PATTERN}$", description="the game's id")]
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:

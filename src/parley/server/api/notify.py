@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from ..errors import NotFound
 from ..notify import (
@@ -28,7 +28,7 @@ EVENTS_ALL: tuple[Event, ...] = ("turn", "press", "deadline")
 
 class PrefsIn(BaseModel):
     model_config = {"extra": "forbid"}
-    enabled: bool = True
+    enabled: StrictBool = True
     email: Annotated[str, Field(max_length=254)] | None = None
     webhook_url: Annotated[str, Field(max_length=2000)] | None = None
     events: Annotated[list[Event], Field(max_length=3)] = Field(

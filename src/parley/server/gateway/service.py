@@ -209,9 +209,9 @@ class Gateway:
             tree = live.rules.options_tree(match.state, seat) if owes else None
             names = match.seat_names()
             since = _last_decision(match, seat, seat_since(live, user))
-            recent = history_for(match, viewer, since, seat_since(live, user))
+            recent = history_for(match, viewer, since, seat_since(live, user), live.said_at)
             messages = tuple(
-                {**_pick(e, ("seq", "seat", "text", "to", "channel")), "from": _who(e, names)}
+                {**_pick(e, ("seq", "seat", "text", "to", "channel", "at")), "from": _who(e, names)}
                 for e in recent
                 if e.get("type") == "press" and e.get("seat") != seat
             )
