@@ -61,20 +61,33 @@ def to_act(server: Server, page: Page, game_id: str) -> str:
 
 def in_step(server: Server, page: Page, game_id: str) -> None:
     """Wait until the page has drawn the state the server holds for its user."""
-    events = server_view(server, page, game_id)["events"]
-    last = events[-1]["n"] if events else 0
-    expect(page.locator("#pc-log")).to_have_attribute("data-last", str(last))
+    token = page.evaluate("localStorage.getItem('parley.token')")
+    drawn(page, server.api("GET", f"/api/games/{game_id}/state", token)["state_id"])
+
+
+def drawn(page: Page, state_id: int) -> None:
+    """Wait until the page's board shows state `state_id` or a later one."""
+    page.wait_for_function(
+        "n => Number(document.querySelector('#board')?.dataset.stateId ?? -1) >= n", arg=state_id
+    )
+
+
+def answered(page: Page, answer: Any) -> None:
+    """The action was accepted, and the page has drawn the state it led to (or a later one):
+    buttons left from the earlier drawing are never clicked."""
+    assert answer.ok, answer.text()
+    drawn(page, int(answer.json()["state_id"]))
 
 
 def click(page: Page, action: str) -> None:
-    """Click an offered action and wait until the server has answered it."""
+    """Click an offered action and wait until the page shows what the server made of it."""
     button = page.locator(f'#pc-controls [data-action="{action}"]')
     expect(button).to_be_visible()
     with page.expect_response(
         lambda r: r.url.endswith("/actions") and r.request.method == "POST"
     ) as answer:
         button.click()
-    assert answer.value.ok, answer.value.text()
+    answered(page, answer.value)
 
 
 def step_title(page: Page, not_this: str) -> str:
@@ -100,7 +113,7 @@ def activate(page: Page, system: str) -> None:
         lambda r: r.url.endswith("/actions") and r.request.method == "POST"
     ) as answer:
         hex_.click()
-    assert answer.value.ok, answer.value.text()
+    answered(page, answer.value)
 
 
 def test_an_invasion_takes_a_planet_and_its_card_moves_exhausted(

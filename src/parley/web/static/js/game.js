@@ -472,6 +472,8 @@ export class GameView {
       return;
     }
     this.renderer.update(kind);
+    // Which state the board shows: scripts and tests wait on it before acting on a drawing.
+    if (this.boardEl && this.state) this.boardEl.dataset.stateId = String(this.state.state_id);
     this.chat.update();
     this.showHeader();
     this.showBanners();
