@@ -104,7 +104,7 @@ def test_campus_capture_combat_and_minigame(people: People, screenshots: Path) -
     for page in (ash, beech):
         expect(page.locator("#cc-pick-dialog")).to_be_visible()
     expect(spectator.locator("#cc-pick-dialog")).to_have_count(0)
-    expect(spectator.locator("#cc-minigame")).to_contain_text("waiting for Ash, Beech")
+    expect(spectator.locator("#cc-minigame")).to_contain_text("not sent in yet: Ash, Beech")
     for page in pages:
         expect(sector(page, "D1")).to_have_attribute("data-owner", "0")
         expect(page.locator("#cc-event-list")).to_contain_text(
@@ -119,7 +119,7 @@ def test_campus_capture_combat_and_minigame(people: People, screenshots: Path) -
     expect(beech.locator("#cc-pick-status")).to_contain_text("Your saved pick: 50")
     expect(beech.locator("#cc-pick-status")).to_contain_text("counts at the deadline")
     for page in (ash, spectator):
-        expect(page.locator("#cc-minigame")).to_contain_text("waiting for Ash, Beech")
+        expect(page.locator("#cc-minigame")).to_contain_text("not sent in yet: Ash, Beech")
         expect(page.locator("#cc-minigame")).not_to_contain_text("50")
         assert "pick 50" not in json.dumps(page.evaluate(OWN_VIEW, game_id))
     expect(spectator.locator("#cc-pick-dialog")).to_have_count(0)

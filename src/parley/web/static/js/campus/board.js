@@ -192,7 +192,7 @@ export class CampusBoard {
     } else if (v.phase === "minigame") {
       const g = v.minigame;
       main = `${this.who(g.capturer)} found the Pro-Vice-Chancellor on ${this.sectorName(g.sector)}!`;
-      why = `Minigame: waiting for ${g.waiting.map((p) => this.name(p)).join(", ") || "nobody"}.`;
+      why = `Minigame: picks not sent in yet: ${g.waiting.map((p) => this.name(p)).join(", ") || "none"}. Saved picks are sent in together once everyone is ready, or at the deadline.`;
     } else {
       main = `${this.who(v.current)} ${v.current === me ? "have" : "has"} the move: ${v.steps_left} step${v.steps_left === 1 ? "" : "s"} left.`;
       why = v.current === me ? (this.selected ? `Unit on ${this.sectorName(this.selected)} selected: click a highlighted sector.` : "Click one of your units, then a highlighted sector; or pass.") : "";
@@ -344,7 +344,7 @@ export class CampusBoard {
     if (game) {
       parts.push(
         h("h3", {}, `Minigame ${game.number}`),
-        h("p", { class: "small" }, `Everyone picks a whole number from 0 to 100 in secret; the closest to two thirds of the average wins. Picked: ${game.picked.map((p) => this.name(p)).join(", ") || "nobody yet"}; waiting for ${game.waiting.map((p) => this.name(p)).join(", ")}.`),
+        h("p", { class: "small" }, `Everyone picks a whole number from 0 to 100 in secret; the closest to two thirds of the average wins. Sent in: ${game.picked.map((p) => this.name(p)).join(", ") || "none yet"}; not sent in yet: ${game.waiting.map((p) => this.name(p)).join(", ")}. A player's saved pick stays private and is sent in with the others once everyone is ready, or at the deadline.`),
         v.my_pick ? h("p", { class: "small", id: "cc-my-pick" }, v.my_pick) : null,
       );
       if (drafts) {
