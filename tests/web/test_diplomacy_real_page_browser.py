@@ -29,6 +29,23 @@ def overlaps(a: list[float], b: list[float]) -> bool:
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
+# Each unit's icon and the name of the province it stands in, as drawn.
+UNITS_AND_NAMES = """() => [...document.querySelectorAll('#map .unit:not(.dislodged)')].map(u => {
+    const code = u.dataset.loc.split('/')[0];
+    const label = document.querySelector(`#map .label[data-labels="${code}"]`);
+    const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    return [code, box(u.querySelector('.unit-shape')), label ? box(label) : null];
+})"""
+
+
+def check_names_readable(page: Page) -> None:
+    """No unit covers the name of the province it stands in."""
+    drawn = page.evaluate(UNITS_AND_NAMES)
+    assert len(drawn) >= 22  # every unit on the board after Winter 1901's builds are due
+    covered = [code for code, icon, name in drawn if name and overlaps(icon, name)]
+    assert covered == []
+
+
 def check_nothing_covers(page: Page) -> None:
     fixed = {sel: page.evaluate(RECT, sel) for sel in ("#map-box", "#legend")}
     for i in range(page.locator(".toast").count()):
@@ -86,6 +103,7 @@ def test_after_the_fall_on_the_real_page(people: People, screenshots: Path) -> N
     )
     assert cut == []
     check_nothing_covers(page)
+    check_names_readable(page)
     page.screenshot(path=str(screenshots / "diplomacy-page-fall-iberia-1366x900.png"))
     settle(page)
     page.screenshot(

@@ -722,9 +722,12 @@ export class DiplomacyBoard {
     }
     this.centreLayer = s("g", { class: "centres" });
     this.labelLayer = s("g", { class: "labels" });
+    this.labelEls = new Map();
     for (const [code, p] of Object.entries(geo.provinces)) {
       if (!p.label || p.kind === "impassable") continue;
-      this.labelLayer.append(s("text", { x: p.label[0], y: p.label[1], class: ["label", `label-${p.kind}`] }, code));
+      const el = s("text", { x: p.label[0], y: p.label[1], class: ["label", `label-${p.kind}`], dataset: { labels: code } }, code);
+      this.labelEls.set(code, el);
+      this.labelLayer.append(el);
     }
     this.orderLayer = s("g", { class: "orders" });
     this.unitLayer = s("g", { class: "units" });
@@ -865,6 +868,7 @@ export class DiplomacyBoard {
       for (const text of list) units.push(this.unitIcon(text, this.powerIndex(power), true));
     }
     fill(this.unitLayer, units);
+    this.placeLabels(pos);
     // Orders: the results of the phase viewed, or the draft being written.
     const arrows = [];
     const past = this.shownPast();
@@ -910,6 +914,30 @@ export class DiplomacyBoard {
       if (o && o.loc) out.add(province(o.loc));
     }
     return out;
+  }
+
+  /** A province's name moves just below a unit that would cover it, and back when it leaves. */
+  placeLabels(pos) {
+    if (!this.labelEls) return;
+    const covered = new Map();
+    const reach = 13 * this.unitScale();  // about the icon's half-size
+    for (const list of Object.values(pos.units || {})) {
+      for (const text of list) {
+        const u = readUnit(text);
+        const at = u && this.anchor(u.loc);
+        const p = u && this.geometry.provinces[province(u.loc)];
+        if (!at || !p || !p.label) continue;
+        // The label's box (about 24 by 12) overlaps the icon's (2 × reach square).
+        if (Math.abs(p.label[0] - at[0]) < reach + 12 && Math.abs(p.label[1] - at[1]) < reach + 6) covered.set(province(u.loc), at);
+      }
+    }
+    for (const [code, el] of this.labelEls) {
+      const p = this.geometry.provinces[code];
+      const at = covered.get(code);
+      el.setAttribute("x", String(at ? at[0] : p.label[0]));
+      el.setAttribute("y", String(at ? at[1] + reach + 6 : p.label[1]));
+      el.classList.toggle("moved", Boolean(at));
+    }
   }
 
   unitIcon(text, seat, dislodged) {
