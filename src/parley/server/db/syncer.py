@@ -48,7 +48,7 @@ class Syncer:
     def __init__(self, database: str, fsync: Callable[[int], None] | None = None) -> None:
         self.wal = database + "-wal"
         self.folder = os.path.dirname(os.path.abspath(database)) or "."
-        self._fsync = fsync or _flush
+        self.fsync = fsync or _flush  # replaceable: tests hold or fail it
         self._cond = threading.Condition(threading.Lock())
         self._reserved = 0  # the highest ticket handed out
         self._open: set[int] = set()  # tickets whose COMMIT has not returned yet
@@ -86,6 +86,11 @@ class Syncer:
     def _target(self) -> int:
         """The highest ticket a flush starting now covers (caller holds the lock)."""
         return min(self._open) - 1 if self._open else self._reserved
+
+    def committed(self) -> int:
+        """The highest ticket whose commit (and every earlier one) has returned."""
+        with self._cond:
+            return self._target()
 
     def is_synced(self, ticket: int) -> bool:
         return ticket <= self.synced
@@ -185,14 +190,14 @@ class Syncer:
             return
         try:
             inode = os.fstat(fd).st_ino
-            self._fsync(fd)
+            self.fsync(fd)
         finally:
             os.close(fd)
         if inode != self._wal_inode:
             # A WAL file created since the last flush: its name must survive a power cut too.
             folder = os.open(self.folder, os.O_RDONLY)
             try:
-                self._fsync(folder)
+                self.fsync(folder)
             finally:
                 os.close(folder)
             self._wal_inode = inode
