@@ -130,9 +130,7 @@ def test_many_concurrent_changes_share_flushes(live: LiveServer, users: Users) -
     before, flushes = syncer.reserved, syncer.flushes
     count = 12
     sent = [
-        in_thread(
-            lambda who=who, n=n: who.post(f"/api/games/{gid}/press", {"text": f"note {n}"})
-        )
+        in_thread(lambda who=who, n=n: who.post(f"/api/games/{gid}/press", {"text": f"note {n}"}))
         for n, who in enumerate([amy, bob] * (count // 2))
     ]
     # Every message commits while the first flush is held: none is answered yet.
