@@ -88,6 +88,9 @@ def build_services(settings: Settings) -> Services:
     runner = Runner(inline)
     if settings.migrate:
         upgrade(engine)
+        syncer = syncer_of(engine)
+        if syncer is not None:
+            syncer.flush()  # the migration committed without a ticket
     db = Store(engine)
     process_id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
     bus: Bus = (

@@ -100,6 +100,12 @@ class Syncer:
         if self.failed is not None:
             raise SyncFailed(self.failed.message)
 
+    def flush(self, timeout: float | None = None) -> None:
+        """Make everything committed so far durable, commits made without a ticket too."""
+        ticket = self.reserve()
+        self.complete(ticket)
+        self.wait(ticket, timeout)
+
     # --- waiting --------------------------------------------------------------------
 
     def wait(self, ticket: int, timeout: float | None = None) -> None:
