@@ -147,6 +147,31 @@ def test_many_concurrent_changes_share_flushes(live: LiveServer, users: Users) -
     assert syncer.flushes - flushes <= 3 < count
 
 
+def test_a_change_is_published_on_the_bus_only_once_on_disk(live: LiveServer, users: Users) -> None:
+    amy, bob = users("amy"), users("bob")
+    gid, _seats = start_game(amy, [bob], "countdown", options={"start": 10})
+    tables = live.services.tables
+    syncer = syncer_of(live)
+    published: list[tuple[str, int]] = []  # (game, what the syncer had covered then)
+    publish = tables.notify
+
+    def recording(notice: Any) -> None:
+        published.append((notice.game_id, syncer.synced))
+        publish(notice)
+
+    tables.notify = recording
+    gate = Gate(syncer)
+    before = syncer.reserved
+    answer, _ = in_thread(
+        lambda: mover([amy, bob], gid).post(f"/api/games/{gid}/press", {"text": "hi"})
+    )
+    wait_until(lambda: syncer.committed() > before, what="the commit")
+    gate.release()
+    answer.join(WAIT)
+    wait_until(lambda: any(g == gid for g, _ in published), what="the notice")
+    assert all(synced > before for g, synced in published if g == gid), published
+
+
 def test_a_failed_flush_answers_errors_and_shows_nothing(
     live: LiveServer, users: Users, caplog: pytest.LogCaptureFixture
 ) -> None:
