@@ -46,8 +46,9 @@ class Syncer:
     """Flushes `<database>-wal` in a background thread, covering many commits per flush."""
 
     def __init__(self, database: str, fsync: Callable[[int], None] | None = None) -> None:
-        self.wal = database + "-wal"
-        self.folder = os.path.dirname(os.path.abspath(database)) or "."
+        path = os.path.abspath(database)  # as SQLite opened it, whatever the cwd later
+        self.wal = path + "-wal"
+        self.folder = os.path.dirname(path)
         self.fsync = fsync or _flush  # replaceable: tests hold or fail it
         self._cond = threading.Condition(threading.Lock())
         self._reserved = 0  # the highest ticket handed out
