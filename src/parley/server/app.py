@@ -21,6 +21,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 import parley
 from parley.kernel import ParleyError
@@ -37,8 +38,10 @@ from .auth import Accounts
 from .bus import Bus, LocalBus, RedisBus
 from .db.engine import checkpoint, is_sqlite, make_engine
 from .db.migrate import upgrade
+from .db.syncer import syncer_of
 from .deadlines import Scheduler
 from .drafts import ReadyAutomation
+from .durable import DurableAnswers
 from .errors import ServerError, failure_body, status_and_body
 from .hub import Hub
 from .live import Notice, Tables
@@ -72,16 +75,22 @@ def build_services(settings: Settings) -> Services:
         settings.database_url,
         sqlite_synchronous=settings.sqlite_synchronous,
         background_checkpoints=True,
+        group_sync=True,
     )
     inline = settings.inline_store
     if inline is None:
-        # SQLite without a sync per commit never waits: inline. With FULL (the default) each
-        # commit waits for the disk, and that wait must not hold up the event loop.
+        # SQLite without a sync per commit never waits: inline. With FULL (the default) the
+        # syncer flushes commits in its own thread (db/syncer.py), so they do not wait
+        # either; a SQLite file that syncs each commit itself (in memory, or a URI) or
+        # PostgreSQL waits on the disk or the network, which must not hold up the event loop.
         lazy = settings.sqlite_synchronous.upper() in ("OFF", "NORMAL")
-        inline = is_sqlite(settings.database_url) and lazy
+        inline = is_sqlite(settings.database_url) and (lazy or syncer_of(engine) is not None)
     runner = Runner(inline)
     if settings.migrate:
         upgrade(engine)
+        syncer = syncer_of(engine)
+        if syncer is not None:
+            syncer.flush()  # the migration committed without a ticket
     db = Store(engine)
     process_id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
     bus: Bus = (
@@ -143,6 +152,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        syncer = services.tables.syncer
+        if syncer is not None:
+            syncer.start()
         await services.bus.start(deliver)
         if settings.scheduler_poll_seconds:
             services.scheduler.start(settings.scheduler_poll_seconds)
@@ -159,9 +171,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await services.hub.close()
             await services.bus.stop()
             services.run.close()
+            if syncer is not None:
+                syncer.stop()  # flushes what was committed last
             services.tables.db.dispose()
 
-    app = FastAPI(
+    app = ParleyApp(
         title="Parley",
         version=parley.__version__,
         summary="Multiplayer games of conquest and negotiation: lobby, seats, deadlines, press.",
@@ -181,6 +195,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
     redact_tokens_in_logs()
     return app
+
+
+class ParleyApp(FastAPI):
+    """The application, with `DurableAnswers` outside everything (error answers included)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        stack = super().build_middleware_stack()
+        syncer = self.state.services.tables.syncer
+        return stack if syncer is None else DurableAnswers(stack, syncer)
 
 
 def _idle(txn: Any) -> None:

@@ -22,6 +22,8 @@ from starlette.websockets import WebSocket
 from parley.kernel import JSON, Match, Viewer
 
 from .clock import Clock
+from .db.syncer import track_tickets
+from .durable import settled
 from .errors import ServerError
 from .live import LiveGame, Notice, Tables
 from .runner import Runner
@@ -152,6 +154,7 @@ class Hub:
                     await feed.wake.wait()
             feed.wake.clear()
             plans = [_Plan(c, c.viewer, c.sent_seq, c.synced) for c in feed.conns]
+            holder = track_tickets()  # what the render read; its frames wait for the disk
             try:
                 # A game this process has fresh and nobody is changing renders right here;
                 # otherwise in the store's runner, which may wait for the lock or a read.
@@ -168,6 +171,9 @@ class Hub:
                 log.exception("rendering updates of game %s failed", feed.game_id)
                 await asyncio.sleep(0.5)
                 continue
+            failure = await settled(self.tables.syncer, holder)
+            if failure is not None:  # what was rendered may never reach the disk: not shown
+                results = [_Result(p.conn, [], None, p.sent_seq, failure) for p in plans]
             for result in results:
                 conn = result.conn
                 if result.drop is not None:

@@ -26,6 +26,7 @@ from parley.kernel import ARCHIVE, ActionEntry, DrawEntry, Match, PressEntry, Ru
 
 from . import store
 from .clock import Clock
+from .db.syncer import note_ticket
 from .errors import Busy, NotFound, WrongStatus, note_commit
 from .record import catch_up, dump_snapshot, load_snapshot, new_match, snapshot_format
 from .store import EntryRow, StaleWrite, Store
@@ -312,6 +313,10 @@ class Tables:
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         self._stale: set[str] = set()  # games another process changed (told by the bus)
+        # With group-synced commits (db/syncer.py): the ticket of each game's last change
+        # that may not be on disk yet. Whoever reads such a game waits for it.
+        self.syncer = db.syncer
+        self._unsynced: dict[str, int] = {}
         self.conflicts = 0  # writes lost to another process and retried
 
     @property
@@ -456,9 +461,37 @@ class Tables:
 
     # --- reading and changing -------------------------------------------------------
 
+    def _settle(self, game_id: str, wait: bool = True) -> bool:
+        """Hold back what is read of the game until its last change is on disk.
+
+        In a request (or anything with a holder of tickets) its answer waits, without
+        blocking anyone; otherwise this waits here when `wait` (False when it would have to).
+        """
+        syncer = self.syncer
+        if syncer is None:
+            return True
+        ticket = self._unsynced.get(game_id)
+        if ticket is None:
+            return True
+        if syncer.is_synced(ticket):
+            with self._guard:
+                if self._unsynced.get(game_id) == ticket:
+                    del self._unsynced[game_id]
+            return True
+        if note_ticket(ticket):
+            return True
+        if not wait:
+            return False
+        # A reader with no answer to hold back (a background task) waits for the flush.
+        # In the event loop that blocks it for one flush at most, and only when such a
+        # reader comes within a flush of the game's change, which is rare.
+        syncer.wait(ticket)
+        return True
+
     def view(self, game_id: str, fn: Callable[[LiveGame], R]) -> R:
         """Run `fn` on the current game under its lock; `fn` must not change it."""
         with self.lock(game_id):
+            self._settle(game_id)
             return fn(self._fresh(game_id))
 
     def view_cached(self, game_id: str, fn: Callable[[LiveGame], R]) -> tuple[bool, R | None]:
@@ -474,6 +507,8 @@ class Tables:
         try:
             live = self._cache.get(game_id)
             if live is None or time.monotonic() - live.checked_at >= self.freshness:
+                return False, None
+            if not self._settle(game_id, wait=False):
                 return False, None
             with self._guard:
                 if game_id in self._stale:
@@ -504,6 +539,10 @@ class Tables:
         """`change`, then `then` on the game as it was left, under the same lock."""
         for _ in range(attempts):
             with self.lock(game_id):
+                # An answer built on (or refused because of) the game's last change waits
+                # for it; with nobody to answer there is no need to wait: a commit here
+                # takes a later ticket, and its notice waits for that.
+                self._settle(game_id, wait=False)
                 live = self._fresh(game_id)
                 try:
                     result, notice = self._attempt(live, fn, actor)
@@ -519,10 +558,21 @@ class Tables:
                     self.conflicts += 1
                     continue
                 note_commit(game_id)
+                ticket = self.db.last_ticket()
+                if ticket:
+                    with self._guard:
+                        self._unsynced[game_id] = ticket
                 shown = then(live)
-            self.notify(notice)
+            self._publish(notice, ticket)
             return result, shown
         raise Busy("the game changed under this request several times; try again")
+
+    def _publish(self, notice: Notice, ticket: int) -> None:
+        """Tell subscribers, once the change is on disk (never, if it cannot be)."""
+        if self.syncer is not None and ticket:
+            self.syncer.after(ticket, self.notify, notice)
+        else:
+            self.notify(notice)
 
     def _attempt(self, live: LiveGame, fn: Callable[[Txn], R], actor: str) -> tuple[R, Notice]:
         match_before = live.match

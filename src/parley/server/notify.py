@@ -470,6 +470,10 @@ class Notifier:
                 row = s.get(Outbox, row_id)
                 assert row is not None
                 job = (row.channel, row.target, row.subject, row.body, row.attempts, row.game_id)
+            if self.db.syncer is not None:
+                # What the message tells of was committed before this claim: on disk first
+                # (this runs in a worker thread, so waiting here holds up nobody).
+                self.db.syncer.wait(self.db.last_ticket())
             error = self._send(*job[:4], game_id=job[5])
             later = self.clock.now()
             with self.db.write() as s:

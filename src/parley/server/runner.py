@@ -1,10 +1,10 @@
 """Where store-bound work runs: in the event loop, or in worker threads.
 
-With SQLite at `synchronous=NORMAL` there is no wait to overlap, and Python runs one thread
-at a time, so handing each call to a thread only adds switches: the work runs inline. With
-SQLite at `FULL` (the default) every commit waits for the disk (milliseconds), and with
-PostgreSQL the calls wait on the network: worker threads let the loop serve others
-meanwhile.
+With SQLite there is no wait to overlap (at `FULL`, the default, commits are synced to disk
+by the syncer's thread, `db/syncer.py`, not by the committing call), and Python runs one
+thread at a time, so handing each call to a thread only adds switches: the work runs
+inline. With PostgreSQL the calls wait on the network (and a SQLite `file:` URI at `FULL`
+on the disk): worker threads let the loop serve others meanwhile.
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()  # addresses/networks whose X-Forwarded-For is believed
     static_dir: Path | None = None  # the web client; None: the packaged one if present
     migrate: bool = True
-    inline_store: bool | None = None  # store work in the event loop; None: SQLite without FULL
+    inline_store: bool | None = None  # store work in the event loop; None: on SQLite (see app.py)
 
     @staticmethod
     def from_env() -> Settings:

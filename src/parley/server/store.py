@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .db.engine import WRITE_OPTION
 from .db.models import Deadline, Entry, Event, Game, Member, Snapshot, Token, User
+from .db.syncer import note_ticket, syncer_of
 from .errors import UsernameTaken
 from .vocab import (
     Controller,
@@ -87,25 +89,54 @@ class EntryRow:
 
 
 class Store:
-    """Read and write sessions over one engine."""
+    """Read and write sessions over one engine.
+
+    With a syncer (SQLite at `FULL`, see `db/syncer.py`) each commit takes a ticket and
+    what a request reads or writes makes its answer wait until the disk holds it.
+    """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.syncer = syncer_of(engine)
         self._reader = sessionmaker(engine, expire_on_commit=False)
         self._writer = sessionmaker(
             engine.execution_options(**{WRITE_OPTION: True}), expire_on_commit=False
         )
+        self._last = threading.local()
 
     @contextmanager
     def read(self) -> Iterator[Session]:
         with self._reader() as session, session.begin():
             yield session
+        if self.syncer is not None:
+            # What was read may be a commit not yet on disk: the answer waits for every
+            # commit begun before the read ended (over-waiting by a flush at most).
+            note_ticket(self.syncer.reserved)
 
     @contextmanager
     def write(self) -> Iterator[Session]:
         """A transaction that commits when the block ends and rolls back on any error."""
-        with self._writer() as session, session.begin():
-            yield session
+        syncer = self.syncer
+        if syncer is None:
+            with self._writer() as session, session.begin():
+                yield session
+            return
+        syncer.check()  # after a failed flush nothing more is accepted
+        ticket = 0
+        try:
+            with self._writer() as session, session.begin():
+                yield session
+                ticket = syncer.reserve()  # before COMMIT: the flush waits for it to end
+        finally:
+            if ticket:
+                syncer.complete(ticket)
+        self._last.ticket = ticket
+        note_ticket(ticket)
+
+    def last_ticket(self) -> int:
+        """The ticket of this thread's last commit (0 without a syncer)."""
+        ticket: int = getattr(self._last, "ticket", 0)
+        return ticket
 
     def ping(self) -> None:
         with self.read() as s:

@@ -19,6 +19,8 @@ from starlette.websockets import WebSocketState
 
 from parley.kernel import ParleyError
 
+from .db.syncer import track_tickets
+from .durable import settled
 from .errors import BadRequest, PayloadTooLarge, ServerError, failure_body, status_and_body
 from .hub import Conn
 from .schemas import ActionIn, PressIn
@@ -48,7 +50,11 @@ async def _serve(
     try:
         if not 0 <= since <= 10**9:
             raise BadRequest("since is a sequence number, 0 or more")
+        holder = track_tickets()  # whether one may watch may rest on a change not yet on disk
         await services.run(services.tables.view, game_id, lambda live: viewer_of(live, user))
+        failure = await settled(services.tables.syncer, holder)
+        if failure is not None:
+            raise failure
     except (ServerError, ParleyError) as err:
         await refuse(ws, err)
         return
@@ -100,6 +106,16 @@ async def _write(conn: Conn) -> None:
 
 
 async def _handle(services: Services, user: UserRecord, game_id: str, text: str) -> str:
+    """The reply to one message, sent only once what it reports is on disk."""
+    holder = track_tickets()
+    reply, request_id = await _reply(services, user, game_id, text)
+    failure = await settled(services.tables.syncer, holder)
+    if failure is not None:
+        return compact({"type": "error", "id": request_id, **failure.to_json()})
+    return reply
+
+
+async def _reply(services: Services, user: UserRecord, game_id: str, text: str) -> tuple[str, Any]:
     request_id: Any = None
     try:
         if len(text) > services.settings.limits.max_ws_message_bytes:
@@ -118,16 +134,16 @@ async def _handle(services: Services, user: UserRecord, game_id: str, text: str)
         limits = services.settings.limits
         await services.limiter.hit(f"user:{user.id}", limits.rate_per_second, limits.rate_burst)
         result = await _command(services, user, game_id, kind, message)
-        return compact({"type": "ack", "id": request_id, "result": result})
+        return compact({"type": "ack", "id": request_id, "result": result}), request_id
     except (ServerError, ParleyError) as err:
         _, body = status_and_body(err)
-        return compact({"type": "error", "id": request_id, **body})
+        return compact({"type": "error", "id": request_id, **body}), request_id
     except ValidationError as err:
         body = {"error": "invalid_request", "message": _first_problem(err)}
-        return compact({"type": "error", "id": request_id, **body})
+        return compact({"type": "error", "id": request_id, **body}), request_id
     except Exception:  # answered like HTTP's 500: honest about what was saved
         log.exception("unexpected error on a WebSocket command in game %s", game_id)
-        return compact({"type": "error", "id": request_id, **failure_body()})
+        return compact({"type": "error", "id": request_id, **failure_body()}), request_id
 
 
 async def _command(

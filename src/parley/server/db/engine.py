@@ -8,6 +8,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
+from .syncer import Syncer, register
+
 WRITE_OPTION = "parley_write"  # execution option marking connections that will write
 
 
@@ -24,13 +26,21 @@ def is_sqlite(url: str) -> bool:
 
 
 def make_engine(
-    url: str, *, sqlite_synchronous: str = "FULL", background_checkpoints: bool = False
+    url: str,
+    *,
+    sqlite_synchronous: str = "FULL",
+    background_checkpoints: bool = False,
+    group_sync: bool = False,
 ) -> Engine:
     """An engine for `url`.
 
     `background_checkpoints` (SQLite): commits never copy the WAL back into the database
     file themselves (that copy and its fsync took up to seconds, inside a request); the
     caller runs `checkpoint()` from a background thread instead.
+
+    `group_sync` (a SQLite file at `FULL` or `EXTRA`): commits are not synced one by one;
+    a `Syncer` (see `syncer.py`, found with `syncer_of(engine)`, started by the caller)
+    makes them durable in groups, and whatever shows a change waits for it.
     """
     url = normalize_url(url)
     if not is_sqlite(url):
@@ -43,6 +53,11 @@ def make_engine(
     synchronous = sqlite_synchronous.upper()
     if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
         raise ValueError(f"unknown SQLite synchronous mode {sqlite_synchronous!r}")
+    database = make_url(url).database
+    plain_file = bool(database) and not memory and "uri" not in make_url(url).query
+    if group_sync and plain_file and database and synchronous in ("FULL", "EXTRA"):
+        register(engine, Syncer(database))
+        synchronous = "NORMAL"  # each commit unsynced: the syncer's flush covers it
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:

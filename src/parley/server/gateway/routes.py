@@ -27,6 +27,8 @@ from pydantic import ValidationError
 
 from parley.kernel import ParleyError
 from parley.server.api.deps import GameId, LimitedUser, ReadingUser, errors, limited_address
+from parley.server.db.syncer import track_tickets
+from parley.server.durable import settled
 from parley.server.errors import ServerError, status_and_body
 from parley.server.hub import Conn
 from parley.server.schemas import ErrorOut
@@ -150,7 +152,11 @@ async def _serve(ws: WebSocket, services: Services, user: UserRecord, game_id: s
     async def offer() -> bool:
         """Send the pending decision if it is new; False once the game is over."""
         async with lock:
+            holder = track_tickets()  # nothing is offered before what it rests on is on disk
             pending = await anyio.to_thread.run_sync(gw.pending, user, game_id)
+            failure = await settled(services.tables.syncer, holder)
+            if failure is not None:
+                raise failure
             if pending.decision is not None and pending.decision.decision not in offered:
                 offered.add(pending.decision.decision)
                 await ws.send_text(
@@ -178,7 +184,11 @@ async def _serve(ws: WebSocket, services: Services, user: UserRecord, game_id: s
     try:
         while True:
             text = await ws.receive_text()
+            holder = track_tickets()
             reply = await _handle(gw, user, game_id, text)
+            failure = await settled(services.tables.syncer, holder)
+            if failure is not None:  # the answer may never reach the disk: not sent
+                reply = json.dumps({"type": "error", "id": None, **failure.to_json()})
             await ws.send_text(reply)
     except (WebSocketDisconnect, RuntimeError):
         pass
