@@ -33,7 +33,10 @@ def overlaps(a: list[float], b: list[float]) -> bool:
 UNITS_AND_NAMES = """() => [...document.querySelectorAll('#map .unit:not(.dislodged)')].map(u => {
     const code = u.dataset.loc.split('/')[0];
     const label = document.querySelector(`#map .label[data-labels="${code}"]`);
-    const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    const box = (e) => {
+        const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom];
+    };
     return [code, box(u.querySelector('.unit-shape')), label ? box(label) : null];
 })"""
 
