@@ -407,7 +407,15 @@ READ_ALL = """async (texts) => {
 }"""
 
 # The client's field for each field of an action record, where the names differ.
-FIELDS = {"name": "name", "kind": "type", "to": "to", "face_up": "up", "amount": "amount"}
+FIELDS = {
+    "name": "name",
+    "kind": "type",
+    "to": "to",
+    "face_up": "up",
+    "amount": "amount",
+    "old": "from",
+    "new": "to",
+}
 
 
 def same_reading(action: Any, read: dict[str, Any]) -> bool:
@@ -433,3 +441,43 @@ def test_the_manual_has_an_illuminati_section(people: People) -> None:
     section = page.locator("#manual-illuminati")
     expect(section).to_contain_text("Attacking")
     expect(section).to_contain_text("Every option as notation")
+
+
+@pytest.mark.parametrize("reading", ["switch", "add_remove_reverse"])
+def test_the_lasers_row_offers_the_servers_changes_group_by_group(
+    people: People, reading: str
+) -> None:
+    """The owner of the Orbital Mind Control Lasers picks a group, then one of the changes
+    the server offers for it, shown in the server's words; the leaf's notation is sent."""
+    state = build(
+        {
+            "illuminati": ["Gnomes of Zurich", "Network", "Servants of Cthulhu"],
+            "structure": ["P1: Orbital Mind Control Lasers on Gnomes of Zurich north"],
+            "center": ["Texas", "Empty Vee"],
+            "options": {"lasers": reading},
+        }
+    )
+    tree = RULES.options_tree(state, 0)
+    node = next(c for c in tree.children if c.key == "lasers")
+    words = {g.label: [leaf.label for leaf in g.children] for g in node.children}
+    page = people.page()
+    mount_harness(page, HARNESS, payload(state, "P1"))
+    groups = page.locator("#il-lasers-group option")
+    expect(groups).to_have_text(list(words))
+    changes = page.locator("#il-lasers option")
+    expect(changes).to_have_text(words["Texas"])
+    page.select_option("#il-lasers-group", "Empty Vee")
+    expect(changes).to_have_text(words["Empty Vee"])
+    assert words["Empty Vee"][0] == "Empty Vee gains Government"
+    page.click("#il-lasers-use")
+    sent = harness_acts(page)
+    assert sent and sent[-1].get("action") == "lasers Empty Vee add Government", sent
+    # the client reads every Lasers leaf as the rules do
+    texts = sorted(tree.leaves())
+    read = page.evaluate(READ_ALL, [t for t in texts if t.startswith("lasers ")])
+    wrong = [t for t, a in read.items() if not same_reading(RULES.parse(t), a)]
+    assert read and wrong == []
+    for who in ("P2", "spectator"):
+        mount_harness(page, HARNESS, payload(state, who))
+        expect(page.locator(".il-player")).to_have_count(3)
+        expect(page.locator("#il-lasers-group")).to_have_count(0)

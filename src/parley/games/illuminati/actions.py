@@ -186,11 +186,16 @@ class Decline:
 
 @dataclass(frozen=True, slots=True)
 class Lasers:
-    """Orbital Mind Control Lasers: add or remove one alignment of a group for the turn."""
+    """Orbital Mind Control Lasers, for the turn: one alignment of a group changed.
+
+    `old` -> `new` switches an alignment (or reverses it, with the option
+    `lasers=add_remove_reverse`); `old` None adds `new` (in the seed's reading, to a group
+    with no alignment); `new` None removes `old` (the option's reading only).
+    """
 
     group: str
-    add: bool
-    alignment: str
+    old: str | None
+    new: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,12 +84,17 @@ def alignments(state: IlluminatiState, name: str) -> frozenset[Alignment]:
     base = set(card(name).alignments)
     change = state.lasers.get(name)
     if change is not None:
-        which = Alignment(change[0])
-        if change[1]:
-            base.add(which)
-        else:
-            base.discard(which)
+        old, new = change
+        if old is not None:
+            base.discard(Alignment(old))
+        if new is not None:
+            base.add(Alignment(new))
     return frozenset(base)
+
+
+def opposite(alignment: Alignment) -> Alignment | None:
+    """The other alignment of its opposite pair (Criminal and Fanatic have none to reverse to)."""
+    return next((b for a, b in CARDS.opposites if a is alignment and b is not alignment), None)
 
 
 def hand_names(player: Player) -> list[str]:
@@ -379,13 +384,22 @@ def resolve(state: IlluminatiState) -> None:
         to_center(state, list(links))
         log(state, f"{a.target} is neutralized and returns to the uncontrolled area")
     else:
+        me.destroyed += 1
         if target_owner is None:
-            state.center.remove(a.target)
+            puppets: list[str] = []
         else:
             links, _ = detach(state.players[target_owner], a.target)
-            to_center(state, [n for n in links if n != a.target])
+            puppets = [n for n in links if n != a.target]
+        if not puppets and state.options.get("destroyed_alone", "center") == "center":
+            # The seed's steps 128-130: a destroyed group with no puppets is added to the
+            # centre (its treasury goes to the bank, as it was detached).
+            to_center(state, [a.target])
+            log(state, f"{a.target} is destroyed and, with no puppets, returns to the centre")
+            return
+        if target_owner is None:
+            state.center.remove(a.target)
+        to_center(state, puppets)
         state.dead.append(a.target)
-        me.destroyed += 1
         log(state, f"{a.target} is destroyed")
 
 
@@ -1121,17 +1135,86 @@ def g_answer(state: IlluminatiState, seat: int) -> Iterator[Action]:
     yield Decline()
 
 
+def lasers_reading(state: IlluminatiState) -> str:
+    return str(state.options.get("lasers", "switch"))
+
+
 def g_lasers(state: IlluminatiState, seat: int) -> Iterator[Action]:
+    """Once in its owner's turn, one alignment of any other group in play, for the turn.
+
+    The seed ("switch"): one alignment the group has becomes one it has not; a group with
+    no alignment takes one. The option "add_remove_reverse": add one it has not, remove one
+    it has, or turn one into its opposite when the group has not that one already.
+    """
     me = state.players[seat]
     lasers = has_hook(me, "lasers")
     if lasers is None or state.lasered:
         return
+    switch = lasers_reading(state) == "switch"
     for g in _all_groups(state):
         if g == lasers:
             continue
         now = alignments(state, g)
+        if switch:
+            if not now:
+                for al in Alignment:
+                    yield Lasers(g, None, al.value)
+            for old in Alignment:
+                if old in now:
+                    for al in Alignment:
+                        if al not in now:
+                            yield Lasers(g, old.value, al.value)
+            continue
         for al in Alignment:
-            yield Lasers(g, al not in now, al.value)
+            yield Lasers(g, al.value, None) if al in now else Lasers(g, None, al.value)
+        for old in Alignment:
+            opp = opposite(old)
+            if old in now and opp is not None and opp not in now:
+                yield Lasers(g, old.value, opp.value)
+
+
+def lasers_refusal(state: IlluminatiState, seat: int, action: Lasers) -> str:
+    """Why a use of the Lasers is refused, in words (the caller knows it is illegal)."""
+    me = state.players[seat]
+    lasers = has_hook(me, "lasers")
+    if owed_seat(state) != seat or state.phase is not Phase.MAIN:
+        return "the Orbital Mind Control Lasers are used in their owner's turn, between actions"
+    if lasers is None:
+        return f"{seat_name(seat)} controls no Orbital Mind Control Lasers"
+    if state.lasered:
+        return "the Orbital Mind Control Lasers have been used this turn already"
+    if action.group == lasers:
+        return "the Orbital Mind Control Lasers change another group, not themselves"
+    if action.group not in _all_groups(state):
+        return f"{action.group} is no group in play"
+    now = alignments(state, action.group)
+    has = ", ".join(sorted(a.value for a in now)) or "no alignment"
+    what = f"{action.group} ({has})"
+    old = None if action.old is None else Alignment(action.old)
+    new = None if action.new is None else Alignment(action.new)
+    if lasers_reading(state) == "switch":
+        if new is None:
+            return (
+                "the Lasers switch an alignment to another (option lasers=switch), they do "
+                f"not remove one: write e.g. 'lasers {action.group} from {action.old} to ...'"
+            )
+        if old is None and now:
+            return (
+                f"{what}: name the alignment to switch, e.g. "
+                f"'lasers {action.group} from {sorted(a.value for a in now)[0]} to {new.value}'"
+            )
+    elif old is not None and new is not None and opposite(old) is not new:
+        opp = opposite(old)
+        return (
+            "with the option lasers=add_remove_reverse an alignment is added, removed or "
+            f"reversed to its opposite; {old.value} reverses to "
+            f"{opp.value if opp is not None else 'nothing'}"
+        )
+    if old is not None and old not in now:
+        return f"{what} has no {old.value} alignment to change"
+    if new is not None and new in now:
+        return f"{what} is {new.value} already: that changes nothing"
+    return f"{format_action(action)!r} is not allowed now"
 
 
 def g_recycle(state: IlluminatiState, seat: int) -> Iterator[Action]:
@@ -1463,9 +1546,10 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         state.offer = None
         state.phase = Phase.MAIN
     elif isinstance(action, Lasers):
-        state.lasers[action.group] = (action.alignment, action.add)
+        state.lasers[action.group] = (action.old, action.new)
         state.lasered = True
         state.acted = True
+        log(state, f"{seat_name(seat)} uses the Orbital Mind Control Lasers: {lasers_text(action)}")
     elif isinstance(action, Recycle):
         rec = has_hook(me, "recyclers")
         assert rec is not None
@@ -1473,6 +1557,15 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         state.recycled = True
         state.acted = True
         draw(state, 1)
+
+
+def lasers_text(action: Lasers) -> str:
+    """A use of the Lasers in words (the log, the options' labels)."""
+    if action.old is None:
+        return f"{action.group} gains {action.new}"
+    if action.new is None:
+        return f"{action.group} loses {action.old}"
+    return f"{action.group}: {action.old} becomes {action.new}"
 
 
 def count_action(state: IlluminatiState) -> None:

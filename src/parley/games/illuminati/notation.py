@@ -115,8 +115,12 @@ def format_action(action: Action) -> str:
             return "accept"
         case Decline():
             return "decline"
-        case Lasers(group, add, alignment):
-            return f"lasers {group} {'add' if add else 'remove'} {alignment}"
+        case Lasers(group, None, str(new)):
+            return f"lasers {group} add {new}"
+        case Lasers(group, str(old), None):
+            return f"lasers {group} remove {old}"
+        case Lasers(group, str(old), str(new)):
+            return f"lasers {group} from {old} to {new}"
         case Recycle():
             return "recycle"
     raise InvalidAction(f"{action!r} is not an Illuminati action")
@@ -196,10 +200,61 @@ def _direction(text: str, whole: str) -> str:
 
 
 def _alignment(text: str, whole: str) -> str:
-    for a in Alignment:
-        if a.value.lower().startswith(text.strip().lower()) and text.strip():
-            return a.value
-    raise InvalidAction(f"{text.strip()!r} in {whole!r} is no alignment", text=whole)
+    """An alignment by its name or an unambiguous start ("gov", "wei")."""
+    key = text.strip().lower()
+    found = [a.value for a in Alignment if key and a.value.lower().startswith(key)]
+    exact = [a.value for a in Alignment if a.value.lower() == key]
+    if exact or len(found) == 1:
+        return (exact or found)[0]
+    if found:
+        raise AmbiguousAction(
+            f"{text.strip()!r} in {whole!r} could be {', '.join(found)}",
+            candidates=tuple(found),
+            text=whole,
+        )
+    raise InvalidAction(
+        f"{text.strip()!r} in {whole!r} is no alignment ({', '.join(a.value for a in Alignment)})",
+        text=whole,
+    )
+
+
+def _lasers(t: str, whole: str) -> Action | None:
+    """`lasers G from A to B` (switch), `lasers G to B` (a group with no alignment),
+    `lasers G add B`, `lasers G remove A`, `lasers G reverse A` (to its opposite)."""
+    m = re.fullmatch(r"lasers?(?: switch)? (.+?)(?: from (\S+))? to (\S+)", t, re.I)
+    if m:
+        group = card_name(m.group(1), whole)
+        old = _alignment(m.group(2), whole) if m.group(2) else None
+        new = _alignment(m.group(3), whole)
+        if old == new:
+            raise InvalidAction(
+                f"{whole!r} switches {old} to {old}, which changes nothing; "
+                "name another alignment to switch to",
+                text=whole,
+            )
+        return Lasers(group, old, new)
+    m = re.fullmatch(r"lasers? (.+) (add|remove|reverse) (\S+)", t, re.I)
+    if m:
+        group, verb = card_name(m.group(1), whole), m.group(2).lower()
+        alignment = _alignment(m.group(3), whole)
+        if verb == "add":
+            return Lasers(group, None, alignment)
+        if verb == "remove":
+            return Lasers(group, alignment, None)
+        opp = next((b for a, b in load().opposites if a.value == alignment), None)
+        if opp is None:
+            raise InvalidAction(
+                f"{whole!r}: {alignment} has no opposite alignment to reverse to", text=whole
+            )
+        return Lasers(group, alignment, opp.value)
+    if re.match(r"lasers?\b", t, re.I):
+        raise InvalidAction(
+            f"{whole!r} is not understood; write e.g. 'lasers Texas from Violent to Peaceful' "
+            "(or, with the option lasers=add_remove_reverse, 'lasers Texas add Weird', "
+            "'lasers Texas remove Violent', 'lasers Texas reverse Violent')",
+            text=whole,
+        )
+    return None
 
 
 _AMOUNT = r"(\d+)\s*(?:mb|megabucks)?"
@@ -325,9 +380,7 @@ def parse_action(text: str) -> Action:
     m = re.fullmatch(r"ask (?:for )?(.+)", t, re.I)
     if m:
         return Ask(group=card_name(m.group(1), whole))
-    m = re.fullmatch(r"lasers? (.+) (add|remove) (\w+)", t, re.I)
-    if m:
-        return Lasers(
-            card_name(m.group(1), whole), m.group(2).lower() == "add", _alignment(m.group(3), whole)
-        )
+    lasers = _lasers(t, whole)
+    if lasers is not None:
+        return lasers
     raise InvalidAction(f"{whole!r} is not understood; {HELP}", text=whole)

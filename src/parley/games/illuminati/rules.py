@@ -36,6 +36,7 @@ from .actions import (
     Decline,
     Done,
     Keep,
+    Lasers,
     Offer,
     Pass,
     PayMoney,
@@ -144,6 +145,21 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 choices=("attacker", "anyone"),
             ),
             OptionSpec(
+                "lasers",
+                "switch",
+                "'switch': the Orbital Mind Control Lasers switch one alignment of another group "
+                "to another for the turn (the seed); 'add_remove_reverse': add, remove or "
+                "reverse one (the reference)",
+                choices=("switch", "add_remove_reverse"),
+            ),
+            OptionSpec(
+                "destroyed_alone",
+                "center",
+                "'center': a destroyed group with no puppets returns to the uncontrolled area "
+                "(the seed's steps 128-130); 'dead': it goes to the dead pile like the others",
+                choices=("center", "dead"),
+            ),
+            OptionSpec(
                 "goals_count_illuminati",
                 False,
                 "the power, transferable power and money goals count the Illuminati card too",
@@ -160,6 +176,8 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 "defender_money": "rulebook",
                 "illuminati_bonus": "structure",
                 "privilege_by": "anyone",
+                "lasers": "add_remove_reverse",
+                "destroyed_alone": "dead",
             },
         ),
     )
@@ -203,6 +221,10 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 or me.money.get(source, 0) < action.spend
             ):
                 raise IllegalAction(f"{self.format(action)!r} is not allowed now")
+        elif isinstance(action, Lasers) and not engine.is_legal(state, seat, action):
+            raise IllegalAction(
+                f"{self.format(action)!r}: {engine.lasers_refusal(state, seat, action)}"
+            )
         elif not engine.is_legal(state, seat, action):
             raise IllegalAction(
                 f"{self.format(action)!r} is not allowed for Player {seat + 1} now "
@@ -275,10 +297,33 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
         grouped under one node per stem (`give N from Gnomes of Zurich to Texas`)."""
         groups: list[OptionNode] = []
         for kind, gen in engine.kinds(state, seat):
-            texts = [self.format(a) for a in gen(state, seat)]
-            if not texts:
+            actions = list(gen(state, seat))
+            if not actions:
                 continue
             name = kind.__name__
+            if kind is Lasers:
+                # one node per group, each leaf labelled in words ("Texas: Violent becomes
+                # Weird"); the notation is the leaf's action
+                by_group: dict[str, list[Lasers]] = {}
+                for a in actions:
+                    assert isinstance(a, Lasers)
+                    by_group.setdefault(a.group, []).append(a)
+                nodes = tuple(
+                    OptionNode(
+                        key=f"lasers.{i}",
+                        label=group,
+                        children=tuple(
+                            OptionNode(
+                                key=str(j), label=engine.lasers_text(a), action=self.format(a)
+                            )
+                            for j, a in enumerate(leaves)
+                        ),
+                    )
+                    for i, (group, leaves) in enumerate(by_group.items())
+                )
+                groups.append(OptionNode(key="lasers", label=KIND_LABELS[name], children=nodes))
+                continue
+            texts = [self.format(a) for a in actions]
             stems: dict[str, list[str]] = {}
             for text in texts:
                 stems.setdefault(_AMOUNT.sub("N", text, count=1), []).append(text)

@@ -136,7 +136,7 @@ class IlluminatiState:
     privilege_used: bool = False
     recycled: bool = False
     lasered: bool = False
-    lasers: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    lasers: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)  # old, new
     offers_made: int = 0
     last_failed: tuple[str, str, str, tuple[str, ...]] | None = None
     market: bool = False

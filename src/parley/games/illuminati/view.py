@@ -205,7 +205,7 @@ def observe(state: IlluminatiState, viewer: Viewer) -> dict[str, JSON]:
         }
         if state.phase.value == "reorganize"
         else None,
-        "lasers": {g: {"alignment": al, "add": add} for g, (al, add) in state.lasers.items()},
+        "lasers": {g: {"from": old, "to": new} for g, (old, new) in state.lasers.items()},
         "dice": list(state.dice) if state.dice else None,
         "log": list(state.log),
         "notes": list(me.notes) if me is not None else [],

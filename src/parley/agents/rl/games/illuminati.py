@@ -202,6 +202,13 @@ def action_table(seats: int) -> tuple[str, ...]:
     table += [
         f"lasers {g} {op} {a.value}" for g in groups for op in ("add", "remove") for a in Alignment
     ]
+    table += [
+        f"lasers {g} from {a.value} to {b.value}"
+        for g in groups
+        for a in Alignment
+        for b in Alignment
+        if a is not b
+    ]
     return tuple(table)
 
 

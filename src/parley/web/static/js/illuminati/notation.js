@@ -24,7 +24,9 @@ const PATTERNS = [
   [/^drop (.+)$/, (m) => ({ kind: "drop", group: m[1] })],
   [/^ask for (\d+) MB$/, (m) => ({ kind: "ask", money: Number(m[1]), group: null })],
   [/^ask for (.+)$/, (m) => ({ kind: "ask", money: 0, group: m[1] })],
-  [/^lasers (.+) (add|remove) (\w+)$/, (m) => ({ kind: "lasers", group: m[1], add: m[2] === "add", alignment: m[3] })],
+  [/^lasers (.+) from (\w+) to (\w+)$/, (m) => ({ kind: "lasers", group: m[1], from: m[2], to: m[3] })],
+  [/^lasers (.+) add (\w+)$/, (m) => ({ kind: "lasers", group: m[1], from: null, to: m[2] })],
+  [/^lasers (.+) remove (\w+)$/, (m) => ({ kind: "lasers", group: m[1], from: m[2], to: null })],
   [/^play (.+?)(?: on (.+?))?(?: with (.+))?$/, (m) => ({ kind: "play", card: m[1], target: m[2] || null, using: m[3] || null })],
 ];
 

@@ -109,7 +109,8 @@ export class IlluminatiTable {
     const seen = new Map();
     for (const l of leaves(tree)) {
       const label = l.path.length > 1 ? l.path[1].label : "";  // the kind, just under the root
-      if (!seen.has(l.action)) seen.set(l.action, { ...readAction(l.action), label });
+      // `leafLabel`: the server's words for this very action where it gives some
+      if (!seen.has(l.action)) seen.set(l.action, { ...readAction(l.action), label, leafLabel: l.label });
     }
     return [...seen.values()];
   }
@@ -591,11 +592,24 @@ export class IlluminatiTable {
     );
   }
 
+  /**
+   * The Orbital Mind Control Lasers: pick a group, then one of the changes the server offers
+   * for it (switch, or add / remove / reverse under the option), in the server's words.
+   */
   lasersRow() {
     const ls = this.of("lasers");
     if (!ls.length) return null;
-    const select = h("select", { id: "il-lasers" }, ls.map((l) => h("option", { value: l.text }, `${l.group}: ${l.add ? "add" : "remove"} ${l.alignment}`)));
-    return h("div", { class: "row" }, `${ls[0].label}: `, select, h("button", { type: "button", onClick: () => this.act(select.value) }, "Use"));
+    const byGroup = new Map();
+    for (const l of ls) {
+      if (!byGroup.has(l.group)) byGroup.set(l.group, []);
+      byGroup.get(l.group).push(l);
+    }
+    const changes = h("select", { id: "il-lasers", "aria-label": "change" });
+    const show = (group) => fill(changes, (byGroup.get(group) || []).map((l) => h("option", { value: l.text }, l.leafLabel && l.leafLabel !== l.text ? l.leafLabel : l.text)));
+    const groups = [...byGroup.keys()];
+    const pick = h("select", { id: "il-lasers-group", "aria-label": "group", onChange: (e) => show(e.target.value) }, groups.map((g) => h("option", { value: g }, g)));
+    show(groups[0]);
+    return h("div", { class: "row il-lasers", id: "il-lasers-row" }, `${ls[0].label}: `, pick, changes, h("button", { type: "button", id: "il-lasers-use", onClick: () => this.act(changes.value) }, "Use"));
   }
 
   spendForm(spends, label) {
