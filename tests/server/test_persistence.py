@@ -33,7 +33,7 @@ def services(database_url: str) -> Iterator[Services]:
 
 def test_migrations_build_exactly_the_models(services: Services) -> None:
     engine = services.tables.db.engine
-    assert current_revision(engine) == "0007"
+    assert current_revision(engine) == "0008"
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -88,6 +88,43 @@ def _two_player_game(svc: Services, game: str, **options: Any) -> tuple[str, Any
     svc.lobby.join(bob, gid, role=Role.PLAYER, invite_code=None)
     svc.lobby.start(amy, gid, None)
     return gid, amy, bob
+
+
+def test_illuminati_games_from_before_new_options_keep_their_rules(services: Services) -> None:
+    """Games stored without `privilege_by`, `lasers` and `destroyed_alone` get the values
+    the engine played by before those options existed; newer games keep theirs."""
+    from alembic import command
+    from sqlalchemy import select, update
+
+    from parley.server.db.migrate import alembic_config, upgrade
+    from parley.server.db.models import Game
+
+    svc = services
+    amy, _ = svc.accounts.register("amy", None)
+    old = svc.lobby.create(amy, CreateGame(game="illuminati")).id
+    new = svc.lobby.create(amy, CreateGame(game="illuminati", options={"lasers": "switch"})).id
+    engine = svc.tables.db.engine
+    legacy = ("privilege_by", "lasers", "destroyed_alone")
+    with engine.begin() as conn:  # as stored by the code before those options
+        stored = conn.execute(select(Game.options).where(Game.id == old)).scalar_one()
+        before = {k: v for k, v in stored.items() if k not in legacy}
+        conn.execute(update(Game).where(Game.id == old).values(options=before))
+    config = alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.stamp(config, "0007")
+    upgrade(engine)
+    assert current_revision(engine) == "0008"
+    with engine.connect() as conn:
+        options = dict(conn.execute(select(Game.id, Game.options)).all())
+    assert options[old] == {
+        **before,
+        "privilege_by": "anyone",
+        "lasers": "add_remove_reverse",
+        "destroyed_alone": "dead",
+    }
+    assert options[new]["lasers"] == "switch"
+    assert options[new]["destroyed_alone"] == "center"
 
 
 def test_a_game_loads_from_snapshots_and_the_record_alike(database_url: str) -> None:
@@ -228,4 +265,4 @@ def test_processes_starting_together_migrate_once(database_url: str) -> None:
     ]
     results = [p.communicate(timeout=60) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [err[-500:] for _, err in results]
-    assert [out.strip() for out, _ in results] == ["0007"] * 3
+    assert [out.strip() for out, _ in results] == ["0008"] * 3

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib
 import json
 import pickle
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import parley
@@ -17,10 +21,30 @@ _SEAT_DRAW_SALT = 0x5EA7
 
 
 def snapshot_format(rules: Rules[Any, Any]) -> str:
-    """A tag that changes with the code: a snapshot is used only by the code that wrote it."""
+    """A tag that changes with the code: a snapshot is used only by the code that wrote it.
+
+    The version number alone would not do: a rules change between releases (a new reading,
+    a field of the state changed) must not meet a pickle of the old state. The tag holds a
+    digest of the source and data of the game's package and of the kernel.
+    """
     cls = type(rules)
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
-    return f"pickle/{parley.__version__}/py{python}/{cls.__module__}.{cls.__qualname__}"
+    code = _code_digest(cls.__module__)
+    return f"pickle/{parley.__version__}/py{python}/{cls.__module__}.{cls.__qualname__}/{code}"
+
+
+@functools.cache
+def _code_digest(module: str) -> str:
+    """The first 12 hex digits of a hash over the files of `module`'s package and the kernel."""
+    digest = hashlib.sha256()
+    package = module.rpartition(".")[0] or module
+    for name in sorted({package, "parley.kernel"}):
+        root = Path(str(importlib.import_module(name).__file__)).parent
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".toml", ".json", ".c") and path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def dump_snapshot(match: Match[Any, Any]) -> bytes:
