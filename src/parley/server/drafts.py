@@ -152,6 +152,10 @@ def submit_when_ready(txn: Txn) -> bool:
     match = txn.match
     if match.is_over or txn.status is not GameStatus.ACTIVE:
         return False
+    if match.state_id != txn.start_state:
+        # A step begun within this change has no ready flags yet (a flag names the step it
+        # was given in): nothing to read. This spares every ordinary move a query.
+        return False
     owing = sorted(match.turn().owing)
     if not owing:
         return False

@@ -113,6 +113,7 @@ class Txn:
     now: float
     actor: str
     start_seq: int = 0
+    start_state: int | None = None  # the match's state_id when the change began (None: no match)
     changes: dict[str, Any] = field(default_factory=dict)
     events: list[tuple[EventKind, dict[str, Any]]] = field(default_factory=list)
     restart_clock: bool = False  # give the current step a fresh deadline
@@ -586,6 +587,7 @@ class Tables:
                     now=self.clock.now(),
                     actor=actor,
                     start_seq=seq_before,
+                    start_state=match_before.state_id if match_before is not None else None,
                 )
                 result = fn(txn)
                 if self.automation is not None and live.match is not None:
