@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -323,6 +324,37 @@ def test_the_websocket_pushes_decisions_and_takes_answers(server: Server) -> Non
     with server.client.websocket_connect(f"/ws/agents/games/{gid}") as ws:
         ws.send_json({"type": "auth", "token": "nope"})
         assert ws.receive_json()["error"] == "unauthorized"
+
+
+def test_an_answer_the_disk_cannot_keep_is_not_confirmed(server: Server) -> None:
+    """SQLite at FULL: if the flush covering an answer fails, the socket says so instead of
+    confirming it, and nothing more is offered or accepted."""
+    host, agent = server.sign_up("host"), server.agent("unlucky")
+    gid = server.game_with_bot(host, agent, options={"start": 9})
+    syncer = server.client.app.state.services.tables.syncer  # type: ignore[attr-defined]
+    assert syncer is not None, "SQLite at FULL runs with a syncer"
+    with server.client.websocket_connect(f"/ws/agents/games/{gid}") as ws:
+        ws.send_json({"type": "auth", "token": agent})
+        message = ws.receive_json()
+        while message["type"] != "decision":
+            message = ws.receive_json()
+
+        def failing(fd: int) -> None:
+            raise OSError(errno.EIO, "injected disk failure")
+
+        syncer.fsync = failing
+        ws.send_json(
+            {
+                "type": "answer",
+                "id": 1,
+                "decision": message["decision"],
+                "options": [message["options"][0]["id"]],
+            }
+        )
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["error"] == "not_durable", reply
+    refused = server.call("GET", f"/api/agents/games/{gid}/decision", agent, expect=503)
+    assert refused["error"] == "not_durable"
 
 
 def test_install_runs_the_ticker_while_the_app_serves(tmp_path: Path) -> None:
