@@ -395,6 +395,32 @@ async def listen(ws: ClientConnection, game: Game, seat: Seat, stats: Stats) -> 
                 game.over = message["status"] != "active"
 
 
+async def open_sockets(
+    port: int,
+    games: list[Game],
+    stats: Stats,
+    sockets: list[ClientConnection],
+    listeners: list[asyncio.Task[None]],
+) -> None:
+    """Every client's socket, 64 opening at a time, each signed in and listened to."""
+    sem = asyncio.Semaphore(64)
+
+    async def open_one(game: Game, seat: Seat) -> None:
+        async with sem:
+            ws = await connect(
+                f"ws://127.0.0.1:{port}/ws/games/{game.id}",
+                max_queue=None,
+                open_timeout=30,
+                compression=None,
+            )
+            await ws.send(json.dumps({"type": "auth", "token": seat.token}))
+        sockets.append(ws)
+        seat.ws = ws
+        listeners.append(asyncio.create_task(listen(ws, game, seat, stats)))
+
+    await asyncio.gather(*(open_one(g, s) for g in games for s in g.clients))
+
+
 def pick(node: dict[str, Any], rng: random.Random) -> list[str]:
     if "action" in node:
         return [node["action"]]
@@ -553,22 +579,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 setup_s = time.perf_counter() - t
                 stats = Stats()
                 t = time.perf_counter()
-                sem = asyncio.Semaphore(64)
-
-                async def open_one(game: Game, seat: Seat) -> None:
-                    async with sem:
-                        ws = await connect(
-                            f"ws://127.0.0.1:{port}/ws/games/{game.id}",
-                            max_queue=None,
-                            open_timeout=30,
-                            compression=None,
-                        )
-                        await ws.send(json.dumps({"type": "auth", "token": seat.token}))
-                    sockets.append(ws)
-                    seat.ws = ws
-                    listeners.append(asyncio.create_task(listen(ws, game, seat, stats)))
-
-                await asyncio.gather(*(open_one(g, s) for g in games for s in g.clients))
+                await open_sockets(port, games, stats, sockets, listeners)
                 connect_s = time.perf_counter() - t
                 await asyncio.sleep(2.0)  # initial states arrive
                 health = (await http.get("/api/health")).json()
@@ -665,23 +676,8 @@ async def ramp(args: argparse.Namespace, workers: int, rates: list[float]) -> di
             async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
                 games = await setup(http, args.games, args.clients)
                 stats = Stats()
-                sem = asyncio.Semaphore(64)
-
-                async def open_one(game: Game, seat: Seat) -> None:
-                    async with sem:
-                        ws = await connect(
-                            f"ws://127.0.0.1:{port}/ws/games/{game.id}",
-                            max_queue=None,
-                            open_timeout=30,
-                            compression=None,
-                        )
-                        await ws.send(json.dumps({"type": "auth", "token": seat.token}))
-                    sockets.append(ws)
-                    seat.ws = ws
-                    listeners.append(asyncio.create_task(listen(ws, game, seat, stats)))
-
                 shot = CpuShot.take()
-                await asyncio.gather(*(open_one(g, s) for g in games for s in g.clients))
+                await open_sockets(port, games, stats, sockets, listeners)
                 connecting = cpu_between(shot, CpuShot.take(), proc.pid)
                 await asyncio.sleep(2.0)  # initial states arrive
                 # What the server costs with every socket open and no move: each process's
