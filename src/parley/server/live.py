@@ -450,6 +450,10 @@ class Tables:
             while len(self._cache) > self.capacity:
                 old, _ = self._cache.popitem(last=False)
                 self._locks.pop(old, None)
+                # Forgotten with the game once on disk (a change still in flight stays).
+                ticket = self._unsynced.get(old)
+                if ticket is not None and self.syncer is not None and self.syncer.is_synced(ticket):
+                    del self._unsynced[old]
 
     def _touch(self, game_id: str) -> None:
         with self._guard:

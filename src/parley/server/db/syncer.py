@@ -26,6 +26,7 @@ import contextlib
 import logging
 import os
 import threading
+import weakref
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
@@ -320,8 +321,6 @@ _SYNCERS: dict[int, Syncer] = {}  # id(engine) → its syncer, while the engine 
 
 
 def register(engine: Any, syncer: Syncer) -> None:
-    import weakref
-
     key = id(engine)
     _SYNCERS[key] = syncer
     weakref.finalize(engine, _SYNCERS.pop, key, None)

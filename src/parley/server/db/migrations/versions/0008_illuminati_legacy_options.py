@@ -12,7 +12,7 @@ Create Date: 2026-11-25
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -31,34 +31,25 @@ _games = sa.table(
 )
 
 
-def _options(value: Any) -> dict[str, Any]:
-    if isinstance(value, str):  # some drivers hand JSON back as text
-        value = json.loads(value)
-    return dict(value or {})
-
-
-def upgrade() -> None:
+def _rewrite(change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """Store `change(options)` for every Illuminati game whose options it changes."""
     conn = op.get_bind()
     rows = conn.execute(
         sa.select(_games.c.id, _games.c.options).where(_games.c.game == "illuminati")
     )
     for game_id, stored in rows.fetchall():
-        options = _options(stored)
-        missing = {k: v for k, v in LEGACY.items() if k not in options}
-        if missing:
-            conn.execute(
-                _games.update().where(_games.c.id == game_id).values(options={**options, **missing})
-            )
+        if isinstance(stored, str):  # some drivers hand JSON back as text
+            stored = json.loads(stored)
+        options = dict(stored or {})
+        changed = change(options)
+        if changed != options:
+            conn.execute(_games.update().where(_games.c.id == game_id).values(options=changed))
+
+
+def upgrade() -> None:
+    _rewrite(lambda options: {**LEGACY, **options})
 
 
 def downgrade() -> None:
     """Earlier code refuses options it does not know: take the three out again."""
-    conn = op.get_bind()
-    rows = conn.execute(
-        sa.select(_games.c.id, _games.c.options).where(_games.c.game == "illuminati")
-    )
-    for game_id, stored in rows.fetchall():
-        options = _options(stored)
-        if any(k in options for k in LEGACY):
-            kept = {k: v for k, v in options.items() if k not in LEGACY}
-            conn.execute(_games.update().where(_games.c.id == game_id).values(options=kept))
+    _rewrite(lambda options: {k: v for k, v in options.items() if k not in LEGACY})
