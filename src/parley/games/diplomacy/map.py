@@ -165,11 +165,24 @@ class DipMap:
         # Tables other modules derive from the map (convoy routes, interned orders), built
         # once per map and kept here so looking them up costs one dict hit.
         self.derived: dict[str, object] = {}
+        # Set on the maps Parley ships (see standard_map), which pickle by name.
+        self.shipped: str | None = None
         self._name_codes: dict[str, str] | None = None
         self._name_pattern: re.Pattern[str] | None = None
         self.home_centres = {
             power: tuple(p.index for p in provinces if p.home == power) for power in powers
         }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A game's state holds its map, and snapshots pickle the state. The derived tables
+        # may hold the native core's compiled map, which cannot be pickled, and are rebuilt
+        # on first use anyway: a shipped map pickles as its name (and unpickles as the
+        # process's shared copy, tables and all); any other map without its tables.
+        if self.shipped is not None:
+            return (standard_map, (self.shipped,))
+        state = dict(self.__dict__)
+        state["derived"] = {}
+        return (_restore_map, (state,))
 
     def _seas_near(self, prov: int) -> int:
         mask = 0
@@ -306,7 +319,15 @@ def standard_map(name: str = "standard") -> DipMap:
     if not path.is_file():
         shipped = ", ".join(sorted(p.stem for p in DATA_DIR.glob("*.toml")))
         raise MapError(f"no map called {name!r}; shipped maps: {shipped}")
-    return _load_path(path)
+    found = _load_path(path)
+    found.shipped = name
+    return found
+
+
+def _restore_map(state: dict[str, Any]) -> DipMap:
+    found = DipMap.__new__(DipMap)
+    found.__dict__.update(state)
+    return found
 
 
 def _load_path(path: Path) -> DipMap:
