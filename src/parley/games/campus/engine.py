@@ -282,6 +282,7 @@ def end_turn(state: CampusState) -> None:
                 state.pvc_revealed = True
                 state.events.append(("pvc_seen", state.pvc))
     if len(state.events) > 2 * EVENTS_KEPT:
+        state.events_dropped += len(state.events) - EVENTS_KEPT
         del state.events[:-EVENTS_KEPT]
     if state.turns >= settings.round_limit * state.seats:
         _end_by_limit(state)

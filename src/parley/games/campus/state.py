@@ -81,6 +81,7 @@ class CampusState:
     winner: int | None = None
     end_reason: str = ""
     events: list[tuple[Any, ...]] = field(default_factory=list)
+    events_dropped: int = 0  # events trimmed off the front of `events` so far
 
     def clone(self) -> CampusState:
         game = self.minigame
@@ -123,6 +124,7 @@ class CampusState:
             winner=self.winner,
             end_reason=self.end_reason,
             events=self.events[:],
+            events_dropped=self.events_dropped,
         )
 
     def survivors(self) -> list[int]:

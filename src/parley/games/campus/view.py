@@ -79,6 +79,8 @@ def observe(state: CampusState, viewer: Viewer) -> dict[str, JSON]:
         "minigame": minigame,
         "last_minigame": state.last_minigame,
         "events": [event_json(state, e) for e in state.events[-EVENTS_KEPT:]],
+        # every event so far, for clients telling each new one (the list keeps the latest)
+        "event_count": state.events_dropped + len(state.events),
         "winner": state.winner,
         "end": state.end_reason or None,
     }

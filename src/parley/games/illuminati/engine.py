@@ -123,6 +123,7 @@ def has_hook(player: Player, hook: str) -> str | None:
 
 def log(state: IlluminatiState, text: str) -> None:
     state.log.append(text)
+    state.log_count += 1
     del state.log[:-12]
 
 

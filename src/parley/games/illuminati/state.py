@@ -149,6 +149,7 @@ class IlluminatiState:
     playing: PendingPlay | None = None
     dice: tuple[int, int] | None = None
     log: list[str] = field(default_factory=list)
+    log_count: int = 0  # lines ever logged (`log` keeps the latest)
     winners: list[int] = field(default_factory=list)
     reason: str = ""
 

@@ -208,6 +208,7 @@ def observe(state: IlluminatiState, viewer: Viewer) -> dict[str, JSON]:
         "lasers": {g: {"from": old, "to": new} for g, (old, new) in state.lasers.items()},
         "dice": list(state.dice) if state.dice else None,
         "log": list(state.log),
+        "log_count": state.log_count,  # every line so far: clients tell each new one
         "notes": list(me.notes) if me is not None else [],
         "winners": list(state.winners),
         "reason": state.reason or None,
