@@ -240,3 +240,26 @@ def _every_view(client: Client, gid: str) -> list[Any]:
     if game["you"] and game["you"]["seat"] is not None:
         views.append(client.get(f"/api/agents/games/{gid}/decision"))
     return views
+
+
+# Every character that ends a line somewhere: `str.splitlines` splits on each, and a mail
+# header may not hold any.
+LINE_BREAKS = "\u2028\u2029\x85\n\x0b\x0c\r\x1c\x1d\x1e"
+
+
+def test_one_line_fields_refuse_every_line_break(live: LiveServer) -> None:
+    host = sign_up(live.url, "host")
+    assert all(len(f"a{c}b".splitlines()) == 2 for c in LINE_BREAKS)
+    for char in LINE_BREAKS:
+        body = {"game": "sealed-bids", "name": f"Spring{char}Evil: x", "seats": 2}
+        answer = _raw(host, "POST", "/api/games", json.dumps(body))
+        assert answer.status_code == 422, (hex(ord(char)), answer.text)
+        refusal = answer.json()
+        assert refusal["error"] == "invalid_request", refusal
+        assert f"U+{ord(char):04X}" in refusal["message"] and "line" in refusal["message"]
+        assert refusal["message"].startswith("body.name:"), refusal
+    # A multi-line field keeps its newlines; the game's name, one line, is stored as given.
+    body = {"game": "sealed-bids", "name": "Spring \u2027 1901", "description": "a\nb", "seats": 2}
+    gid = host.post("/api/games", body, expect=201)["id"]
+    game = host.get(f"/api/games/{gid}")
+    assert (game["name"], game["description"]) == ("Spring \u2027 1901", "a\nb")

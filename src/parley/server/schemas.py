@@ -6,15 +6,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, StrictBool
 
-from .text import control_free
+from .text import control_free, describe, first_refused
 from .vocab import Controller, GameStatus, PressMode, Replacements, Role
 
 MAX_PERIOD = 30 * 24 * 3600
 
 
 def _one_line(value: str) -> str:
-    if not control_free(value, multiline=False):
-        raise ValueError("control characters are not allowed")
+    found = first_refused(value, multiline=False)
+    if found is not None:
+        raise ValueError(f"one line of text is expected; this contains {describe(found)}")
     return value
 
 

@@ -10,7 +10,11 @@ from .errors import BadRequest
 # can disguise text; newlines and tabs stay allowed where multi-line text is.
 _INVISIBLE = "\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff"
 _CONTROL = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_INVISIBLE}]")
-_CONTROL_ONE_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f{_INVISIBLE}]")
+# A one-line field also refuses every character that breaks a line anywhere: besides the
+# C0 and C1 ones (LF, VT, FF, CR, FS, GS, RS, NEL, which `str.splitlines` splits on), the
+# line and paragraph separators U+2028 and U+2029, which would end a mail header's line.
+LINE_BREAKS = "\n\x0b\x0c\r\x1c\x1d\x1e\x85\u2028\u2029"
+_CONTROL_ONE_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_INVISIBLE}]")
 
 
 def clean_text(value: str, field: str, max_chars: int, *, multiline: bool = True) -> str:
@@ -24,10 +28,20 @@ def clean_text(value: str, field: str, max_chars: int, *, multiline: bool = True
     pattern = _CONTROL if multiline else _CONTROL_ONE_LINE
     found = pattern.search(value)
     if found:
-        raise BadRequest(
-            f"{field} contains a control character (U+{ord(found.group()):04X})", field=field
-        )
+        raise BadRequest(f"{field} contains {describe(found.group())}", field=field)
     return value
+
+
+def describe(char: str) -> str:
+    """What a refused character is, for an error message."""
+    kind = "a line break" if char in LINE_BREAKS else "a control character"
+    return f"{kind} (U+{ord(char):04X})"
+
+
+def first_refused(value: str, *, multiline: bool) -> str | None:
+    """The first character of `value` that the field refuses, if any."""
+    found = (_CONTROL if multiline else _CONTROL_ONE_LINE).search(value)
+    return found.group() if found else None
 
 
 def control_free(value: str, *, multiline: bool) -> bool:
