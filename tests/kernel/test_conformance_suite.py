@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
 import pytest
 from tests.kernel.toygames import (
     Countdown,
+    CountdownState,
     Cups,
     HalfApplyCountdown,
     LeakyBids,
@@ -20,7 +24,9 @@ from parley.kernel.conformance import (
     check_hidden_information,
     check_notation_roundtrip,
     check_redaction,
+    check_snapshot_roundtrip,
 )
+from parley.kernel.game import Setup
 
 
 @pytest.mark.parametrize("check", sorted(CHECKS))
@@ -58,3 +64,34 @@ def test_a_hidden_position_told_by_an_error_is_caught() -> None:
 
 def test_the_hidden_check_looks_at_something() -> None:
     assert check_hidden_information(Cups()) > 0
+
+
+class LockedCountdown(Countdown):
+    """Keeps a lock in its state, as a game keeping a compiled native object would."""
+
+    def setup(self, setup: Setup) -> CountdownState:
+        state = super().setup(setup)
+        state.lock = threading.Lock()  # type: ignore[attr-defined]
+        return state
+
+
+class ForgetfulState(CountdownState):
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickles without whose move it is: the restored game goes on from another seat.
+        return (ForgetfulState, (self.seats, self.left, 0, self.winner))
+
+
+class ForgetfulCountdown(Countdown):
+    def setup(self, setup: Setup) -> CountdownState:
+        s = super().setup(setup)
+        return ForgetfulState(s.seats, s.left, s.mover, s.winner)
+
+
+def test_a_state_that_cannot_be_snapshotted_is_caught() -> None:
+    with pytest.raises(AssertionError, match=r"seed 0 ply 0: the match cannot be snapshotted"):
+        check_snapshot_roundtrip(LockedCountdown())
+
+
+def test_a_state_that_restores_otherwise_is_caught() -> None:
+    with pytest.raises(AssertionError, match="restored match"):
+        check_snapshot_roundtrip(ForgetfulCountdown())

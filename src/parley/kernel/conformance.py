@@ -8,6 +8,7 @@ game, so a new game is checked by registering it.
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -364,6 +365,81 @@ def _expect(kind: type[ParleyError], act: Callable[..., object], *args: Any, **k
     raise AssertionError(f"expected {kind.__name__}, but {args!r} was accepted")
 
 
+def snapshot_copy(match: Match[Any, Any]) -> Match[Any, Any]:
+    """The match as the server's snapshot gives it back: pickled, unpickled, same rules.
+
+    The server (`parley.server.record`) stores a running game as this pickle and resumes
+    from it after a restart, so whatever a game's state holds must survive it.
+    """
+    try:
+        data = pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as err:
+        raise AssertionError(
+            f"{match.rules.spec.name} seed {match.seed} ply {match.ply}: the match cannot be "
+            f"snapshotted: {type(err).__name__}: {err}"
+        ) from err
+    again = pickle.loads(data)
+    assert isinstance(again, Match), f"a snapshot gave back {type(again).__name__}"
+    again.rules = match.rules  # as the server does: the registered instance is shared
+    return again
+
+
+def check_snapshot_roundtrip(rules: Rules[Any, Any], seeds: range = range(3)) -> int:
+    """At every step of random games, the match survives a snapshot and goes on identically.
+
+    One match is played straight through; its twin is snapshotted and restored before every
+    step and given the same random stream. Both must show the same state, owe the same
+    decisions and choose the same actions to the end (or the step cap). Now and then a draw
+    is proposed, so a pending vote is snapshotted too. Returns the snapshots taken.
+    """
+    taken = 0
+    counts, sets = seat_counts(rules), option_sets(rules)
+    # Each snapshot pickles the whole record, so the cost grows with the square of the cap.
+    cap = min(rules.spec.max_plies, 150)
+    for seed in seeds:
+        options = sets[seed % len(sets)]
+        seats = counts[(seed + 1) % len(counts)]
+        straight = Match(rules, seats, options, seed=seed)
+        twin = Match(rules, seats, options, seed=seed)
+        rngs = Rng(seed * 613 + 17), Rng(seed * 613 + 17)
+        for step in range(cap):
+            twin = snapshot_copy(twin)
+            taken += 1
+            where = f"{rules.spec.name} seed {seed} step {step}"
+            assert twin.observe(ARCHIVE) == straight.observe(ARCHIVE), (
+                f"{where}: the restored match shows another state"
+            )
+            assert twin.turn() == straight.turn(), f"{where}: the restored match owes otherwise"
+            if straight.is_over:
+                break
+            if step % 23 == 7:
+                _propose_draw(straight)
+                _propose_draw(twin)
+            moved = random_step(straight, rngs[0])
+            assert random_step(twin, rngs[1]) == moved, f"{where}: one of the two cannot move"
+            if not moved:
+                break
+            assert twin.history(ARCHIVE, twin.seq - 1) == straight.history(
+                ARCHIVE, straight.seq - 1
+            ), f"{where}: the restored match took another action"
+        assert twin.to_json() == straight.to_json(), (
+            f"{rules.spec.name} seed {seed}: the records differ"
+        )
+        for seat in range(seats):
+            viewer = Viewer.of(seat)
+            assert twin.observe(viewer) == straight.observe(viewer), (
+                f"{rules.spec.name} seed {seed}: seat {seat} sees another state"
+            )
+    return taken
+
+
+def _propose_draw(match: Match[Any, Any]) -> None:
+    """The first surviving seat proposes a draw (left pending) when two or more survive."""
+    alive = sorted(match.rules.alive(match.state))
+    if len(alive) >= 2 and not match.pending_draw_votes():
+        match.vote_draw(alive[0], True)
+
+
 def check_spec(rules: Rules[Any, Any]) -> None:
     """The declared metadata is coherent and every default option is accepted."""
     spec = rules.spec
@@ -392,4 +468,5 @@ CHECKS: dict[str, Callable[[Rules[Any, Any]], object]] = {
     "redaction": check_redaction,
     "hidden_information": check_hidden_information,
     "errors": check_errors,
+    "snapshot_roundtrip": check_snapshot_roundtrip,
 }
