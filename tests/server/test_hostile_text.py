@@ -8,7 +8,9 @@ new game is covered by itself.
 from __future__ import annotations
 
 import json
+import logging
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,6 +26,7 @@ from tests.server.conftest import (
     start_live_server,
 )
 from tests.server.driver import pick
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from parley import games
@@ -263,3 +266,94 @@ def test_one_line_fields_refuse_every_line_break(live: LiveServer) -> None:
     gid = host.post("/api/games", body, expect=201)["id"]
     game = host.get(f"/api/games/{gid}")
     assert (game["name"], game["description"]) == ("Spring \u2027 1901", "a\nb")
+
+
+# --- JSON nested too deeply to parse safely ------------------------------------------------
+
+NESTED = "[" * 1000 + "]" * 1000
+NESTED_LONE = "[" * 1000 + '"' + LONE + '"' + "]" * 1000  # the Unicode check walks it too
+NESTED_OBJECT = '{"action": ' + '{"a": ' * 200 + "1" + "}" * 200 + "}"
+
+
+def _nesting_refused(answer: httpx.Response) -> None:
+    assert answer.status_code == 400, answer.text
+    body = answer.json()
+    assert body["error"] == "bad_request" and "levels deep" in body["message"], body
+
+
+def _server_errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def test_deeply_nested_json_is_refused_with_400_on_every_route(
+    live_gateway: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    live = live_gateway
+    host, bob = sign_up(live.url, "host"), sign_up(live.url, "bob")
+    gid = host.post("/api/games", {"game": "sealed-bids"}, expect=201)["id"]
+    bob.post(f"/api/games/{gid}/join", {"role": "player"})
+    host.post(f"/api/games/{gid}/start")
+    anonymous = Client(live.url, "nobody")
+    paths = httpx.get(live.url + "/openapi.json", timeout=WAIT).json()["paths"]
+    routes = [
+        (method.upper(), path.replace("{game_id}", gid))
+        for path, methods in paths.items()
+        for method in methods
+        if method in ("post", "put", "patch", "delete")
+    ]
+    assert ("POST", f"/api/games/{gid}/actions") in routes and ("POST", "/api/users") in routes
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    sent = 0
+    for method, path in routes:
+        path = re.sub(r"\{[^}]+\}", "0", path)  # seats, codes: the body is refused first
+        for body in (NESTED, NESTED_LONE, NESTED_OBJECT):
+            for client in (host, anonymous):
+                _nesting_refused(_raw(client, method, path, body))
+                sent += 1
+    # One line each, no traceback; and nothing was stored on the way.
+    refusals = [r for r in caplog.records if "nests too deeply" in r.getMessage()]
+    assert len(refusals) == sent and not _server_errors(caplog)
+    assert host.get(f"/api/games/{gid}")["seq"] == 0
+    # Nesting up to the limit is an ordinary body: parsed, and judged by the route.
+    fine = '{"action": ' + "[" * 60 + "1" + "]" * 60 + "}"
+    answer = _raw(host, "POST", f"/api/games/{gid}/actions", fine)
+    assert answer.status_code in (400, 409, 422) and "levels deep" not in answer.text, answer.text
+
+
+def test_deeply_nested_json_on_both_sockets_gets_an_error_frame_and_the_socket_lives_on(
+    live_gateway: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    live = live_gateway
+    host = sign_up(live.url, "host")
+    registered = httpx.post(live.url + "/api/agents", json={"name": "agent"}, timeout=WAIT)
+    agent = Client(live.url, "agent", token=registered.json()["token"])
+    gid = host.post("/api/games", {"game": "sealed-bids"}, expect=201)["id"]
+    agent.post(f"/api/games/{gid}/join", {"role": "player"})
+    host.post(f"/api/games/{gid}/start")
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    game = host.ws(gid)
+    game.wait_for(lambda m: m["type"] == "state")
+    agents = Socket(connect(f"{live.ws_url}/ws/agents/games/{gid}", open_timeout=WAIT, legacy=True))
+    agents.send({"type": "auth", "token": agent.token})
+    for socket, ping, answer in ((game, "ping", "ack"), (agents, "ping", "pong")):
+        for text in (NESTED, NESTED_LONE, '{"type": "act", "id": 1, "action": ' + NESTED + "}"):
+            socket.conn.send(text)
+            frame = socket.wait_for(lambda m: m["type"] == "error")
+            assert frame["error"] == "bad_request" and "levels deep" in frame["message"], frame
+        socket.send({"type": ping, "id": 5})  # still open, still answering
+        assert socket.wait_for(lambda m: m.get("id") == 5)["type"] == answer
+    refusals = [r for r in caplog.records if "nests too deeply" in r.getMessage()]
+    assert len(refusals) == 6 and not _server_errors(caplog)
+    game.close()
+    agents.close()
+    # The first message of a socket (its token) too: refused plainly, and closed.
+    late = Socket(connect(f"{live.ws_url}/ws/games/{gid}", open_timeout=WAIT, legacy=True))
+    late.conn.send("[" * 500 + "]" * 500)
+    frame = late.wait_for(lambda m: m["type"] == "error")
+    assert frame["error"] == "bad_request" and "levels deep" in frame["message"], frame
+    with pytest.raises(ConnectionClosed) as closed:
+        late.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400
+    assert not _server_errors(caplog)

@@ -1,4 +1,4 @@
-"""Request-level protections, enforced before any route runs: body size, valid Unicode."""
+"""Request-level protections, enforced before any route runs: body size, nesting, Unicode."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ import re
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import track_commits
+from .nesting import too_deep, too_deep_message
 from .text import SURROGATE_HINT, unservable_field, unservable_message
+
+log = logging.getLogger(__name__)
 
 
 class BodyLimit:
@@ -17,6 +20,7 @@ class BodyLimit:
 
     A JSON body holding text that is not valid Unicode (a lone surrogate, in any field) is
     refused here with 400 naming the field, so no route ever stores what it could not serve.
+    So is a body nested too deeply to parse safely (see `nesting`), with one line in the log.
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
@@ -49,6 +53,11 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
+        if too_deep(body):
+            method, path = scope.get("method", "?"), scope.get("path", "?")
+            log.warning("refused %s %s: the body nests too deeply", method, path)
+            await _answer(send, 400, "bad_request", too_deep_message("the body"))
+            return
         if SURROGATE_HINT.search(body):
             try:
                 parsed = json.loads(body)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,6 +21,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from parley.kernel import ParleyError
 
+from . import metrics
 from .errors import (
     BadRequest,
     RateLimited,
@@ -29,11 +31,14 @@ from .errors import (
     Unauthorized,
     status_and_body,
 )
+from .nesting import too_deep, too_deep_message
 from .net import client_address
 from .vocab import UserRecord
 
 if TYPE_CHECKING:
     from .services import Services
+
+log = logging.getLogger(__name__)
 
 
 class SocketCount:
@@ -49,11 +54,13 @@ class SocketCount:
             if self.total >= cap:
                 return False
             self.total += 1
-            return True
+        metrics.SOCKETS.inc()
+        return True
 
     def close(self) -> None:
         with self._lock:
             self.total -= 1
+        metrics.SOCKETS.dec()
 
     def sign_in(self, user_id: int, cap: int) -> bool:
         with self._lock:
@@ -154,6 +161,9 @@ async def _hit(services: Services, key: str, rate: float, burst: float) -> None:
 def _token_of(text: str) -> str | None:
     if len(text) > 1024:
         return None
+    if too_deep(text):
+        log.warning("refused a socket's first message: it nests too deeply")
+        raise BadRequest(too_deep_message("the auth message"))
     try:
         message: Any = json.loads(text)
     except ValueError:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -19,10 +20,12 @@ from starlette.websockets import WebSocketState
 
 from parley.kernel import ParleyError
 
+from . import metrics
 from .db.syncer import track_tickets
 from .durable import settled
 from .errors import BadRequest, PayloadTooLarge, ServerError, failure_body, status_and_body
 from .hub import Conn
+from .nesting import too_deep, too_deep_message
 from .schemas import ActionIn, PressIn
 from .services import Services
 from .sockets import admitted, refuse
@@ -107,9 +110,12 @@ async def _write(conn: Conn) -> None:
 
 async def _handle(services: Services, user: UserRecord, game_id: str, text: str) -> str:
     """The reply to one message, sent only once what it reports is on disk."""
+    started = time.perf_counter()
     holder = track_tickets()
     reply, request_id = await _reply(services, user, game_id, text)
     failure = await settled(services.tables.syncer, holder)
+    if '"act"' in text:  # a move (or, rarely, press that says just "act": cheap to tell)
+        metrics.SUBMIT.labels("ws").observe(time.perf_counter() - started)
     if failure is not None:
         return compact({"type": "error", "id": request_id, **failure.to_json()})
     return reply
@@ -120,6 +126,9 @@ async def _reply(services: Services, user: UserRecord, game_id: str, text: str) 
     try:
         if len(text) > services.settings.limits.max_ws_message_bytes:
             raise PayloadTooLarge("the message is too large")
+        if too_deep(text):
+            log.warning("refused a message on the socket of game %s: it nests too deeply", game_id)
+            raise BadRequest(too_deep_message("the message"))
         try:
             message = json.loads(text)
         except ValueError:

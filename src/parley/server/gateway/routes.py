@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -29,8 +30,9 @@ from parley.kernel import ParleyError
 from parley.server.api.deps import GameId, LimitedUser, ReadingUser, errors, limited_address
 from parley.server.db.syncer import track_tickets
 from parley.server.durable import settled
-from parley.server.errors import ServerError, status_and_body
+from parley.server.errors import BadRequest, ServerError, status_and_body
 from parley.server.hub import Conn
+from parley.server.nesting import too_deep, too_deep_message
 from parley.server.schemas import ErrorOut
 from parley.server.services import Services
 from parley.server.sockets import admitted, refuse
@@ -51,6 +53,7 @@ from .service import Gateway, GatewayConfig
 from .sqlstore import SqlStore
 from .store import GatewayStore
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api/agents", tags=["agents"])
 socket_router = APIRouter()
 
@@ -202,6 +205,10 @@ async def _serve(ws: WebSocket, services: Services, user: UserRecord, game_id: s
 async def _handle(gw: Gateway, user: Any, game_id: str, text: str) -> str:
     request_id: Any = None
     try:
+        if too_deep(text):
+            log.warning("refused a message on the agent socket of game %s: it nests too deeply",
+                        game_id)  # fmt: skip
+            raise BadRequest(too_deep_message("the message"))
         message = json.loads(text)
         if not isinstance(message, dict):
             raise ValueError("not an object")
