@@ -30,6 +30,7 @@ from .api import account as account_api
 from .api import drafts as drafts_api
 from .api import games as games_api
 from .api import meta as meta_api
+from .api import metrics as metrics_api
 from .api import notify as notify_api
 from .api import play as play_api
 from .api import users as users_api
@@ -46,6 +47,7 @@ from .errors import ServerError, failure_body, status_and_body
 from .hub import Hub
 from .live import Notice, Tables
 from .lobby import Lobby
+from .metrics import Measure
 from .notify import Notices, Notifier, NotifySettings
 from .play import Play
 from .ratelimit import Limiter, MemoryLimiter, RedisLimiter
@@ -189,6 +191,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(drafts_api.router)
     app.include_router(account_api.router)
     app.include_router(notify_api.router)
+    app.include_router(metrics_api.router)
     _add_error_handlers(app)
     _add_static(app, settings.static_dir or PACKAGED_STATIC)
     app.add_middleware(HotActions, error_response=known_error_response)  # inside BodyLimit
@@ -198,12 +201,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 class ParleyApp(FastAPI):
-    """The application, with `DurableAnswers` outside everything (error answers included)."""
+    """The application, with `DurableAnswers` outside everything (error answers included),
+    and the metrics' timing outside that (an answer's time includes its flush)."""
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()
         syncer = self.state.services.tables.syncer
-        return stack if syncer is None else DurableAnswers(stack, syncer)
+        return Measure(stack if syncer is None else DurableAnswers(stack, syncer))
 
 
 def _idle(txn: Any) -> None:

@@ -9,7 +9,7 @@ from functools import partial
 
 import anyio.to_thread
 
-from . import store
+from . import metrics, store
 from .clock import Clock
 from .live import Tables, Txn
 from .seats import fire_deadline
@@ -72,6 +72,7 @@ class Scheduler:
                 claimed = store.claim_deadline(s, dl, self.owner, now, self.lease)
             if not claimed:
                 self.lost += 1
+                metrics.CLAIMS_LOST.inc()
                 continue
             self.tables.mark_stale(dl.game_id)  # act on the stored state, not a cached one
             try:
@@ -82,6 +83,7 @@ class Scheduler:
                 with self.db.write() as s:
                     store.release_deadline(s, dl.game_id, self.owner)
         self.fired += fired
+        metrics.DEADLINES.inc(fired)
         return fired
 
     def _fire(self, txn: Txn, claimed: DeadlineRecord) -> bool:

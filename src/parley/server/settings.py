@@ -73,6 +73,8 @@ class Settings:
     static_dir: Path | None = None  # the web client; None: the packaged one if present
     migrate: bool = True
     inline_store: bool | None = None  # store work in the event loop; None: on SQLite (see app.py)
+    metrics_token: str | None = None  # /metrics for a request bearing this token
+    metrics_loopback: bool = False  # /metrics for unforwarded requests from this machine
 
     @staticmethod
     def from_env() -> Settings:
@@ -91,6 +93,12 @@ class Settings:
             values["sqlite_synchronous"] = sync.upper()
         if proxies := env.get(ENV_PREFIX + "TRUSTED_PROXIES"):
             values["trusted_proxies"] = tuple(p.strip() for p in proxies.split(",") if p.strip())
+        if token := env.get(ENV_PREFIX + "METRICS_TOKEN"):
+            values["metrics_token"] = token
+        if (access := env.get(ENV_PREFIX + "METRICS", "").strip().lower()) not in ("", "off"):
+            if access != "loopback":
+                raise ValueError("PARLEY_METRICS is off or loopback (or set PARLEY_METRICS_TOKEN)")
+            values["metrics_loopback"] = True
         limits = Limits()
         if rate := env.get(ENV_PREFIX + "RATE"):
             per_second = float(rate)

@@ -26,11 +26,13 @@ import contextlib
 import logging
 import os
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
+from .. import metrics
 from ..errors import ServerError
 
 log = logging.getLogger(__name__)
@@ -182,12 +184,16 @@ class Syncer:
                         self._thread = None  # the next commit starts another
                     return
                 target = self._target()
+                metrics.FLUSH_QUEUE.set(self._reserved - self.synced)
+            started = time.perf_counter()
             try:
                 self._flush_wal()
             except OSError as err:
                 self._fail(err)
                 return
+            metrics.FLUSH.observe(time.perf_counter() - started)
             self._covered(target)
+            metrics.FLUSH_QUEUE.set(max(0, self._reserved - self.synced))
 
     def _flush_wal(self) -> None:
         try:
