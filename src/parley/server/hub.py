@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -21,6 +22,7 @@ from starlette.websockets import WebSocket
 
 from parley.kernel import JSON, Match, Viewer
 
+from . import metrics
 from .clock import Clock
 from .db.syncer import track_tickets
 from .durable import settled
@@ -74,6 +76,7 @@ class Feed:
     conns: set[Conn] = field(default_factory=set)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
+    noticed: float | None = None  # when the first change not yet rendered was announced
     game_key: tuple[Any, ...] | None = None  # what the last summary sent was made of
     timer_key: tuple[int, float] | None = None
     seq: int = 0  # the record length at the last render
@@ -118,6 +121,8 @@ class Hub:
         feed = self.feeds.get(notice.game_id)
         if feed is not None:
             feed.wake.set()
+            if feed.noticed is None:
+                feed.noticed = time.perf_counter()
 
     def attach(self, game_id: str, conn: Conn) -> None:
         feed = self.feeds.get(game_id)
@@ -154,6 +159,7 @@ class Hub:
                     await feed.wake.wait()
             feed.wake.clear()
             plans = [_Plan(c, c.viewer, c.sent_seq, c.synced) for c in feed.conns]
+            noticed, feed.noticed = feed.noticed, None
             holder = track_tickets()  # what the render read; its frames wait for the disk
             try:
                 # A game this process has fresh and nobody is changing renders right here;
@@ -188,6 +194,8 @@ class Hub:
                     continue
                 self.sent += len(result.messages)
 
+            if noticed is not None and any(r.messages for r in results):
+                metrics.DELIVERY.observe(time.perf_counter() - noticed)
     def _render_locked(self, feed: Feed, plans: list[_Plan]) -> list[_Result]:
         return self.tables.view(feed.game_id, lambda live: self._render(feed, plans, live))
 

@@ -13,7 +13,7 @@ import json
 import logging
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from parley import games
 from parley.kernel import ARCHIVE, ActionEntry, DrawEntry, Match, PressEntry, Rules
 
-from . import store
+from . import metrics, store
 from .clock import Clock
 from .db.syncer import note_ticket
 from .errors import Busy, NotFound, WrongStatus, note_commit
@@ -139,6 +139,7 @@ class Txn:
         return status
 
     # --- the record -----------------------------------------------------------------
+    written: Counter[str] = field(default_factory=Counter)  # entries flushed, by kind
 
     def _note(self, before: int, state_id: int, actor: str | None) -> None:
         for seq in range(before, self.match.seq):
@@ -251,6 +252,7 @@ class Txn:
             or self.restart_clock
             or self.automation_pending
             or self.rewrite_deadline
+            self.written = Counter(r.kind for r in rows)
             or deadline.state_id != match.state_id
         ):
             keep = (
@@ -462,7 +464,8 @@ class Tables:
 
     def forget(self, game_id: str) -> None:
         with self._guard:
-            self._cache.pop(game_id, None)
+            if self._cache.pop(game_id, None) is not None:
+                metrics.CACHED.dec()
 
     # --- reading and changing -------------------------------------------------------
 
@@ -496,6 +499,7 @@ class Tables:
     def view(self, game_id: str, fn: Callable[[LiveGame], R]) -> R:
         """Run `fn` on the current game under its lock; `fn` must not change it."""
         with self.lock(game_id):
+            before = len(self._cache)
             self._settle(game_id)
             return fn(self._fresh(game_id))
 
@@ -505,6 +509,7 @@ class Tables:
         It runs when the game's lock is free and its cached copy needs no read from the
         store (confirmed within the freshness window, no notice from another process), so
         an event loop may call it without waiting on a worker thread or the database.
+            metrics.CACHED.inc(len(self._cache) - before)
         """
         lock = self.lock(game_id)
         if not lock.acquire(blocking=False):
@@ -605,6 +610,10 @@ class Tables:
                 self.forget(live.row.id)
             live.members, live.row, live.deadline = saved
             raise
+                    metrics.CONFLICTS.inc()
         live.row, live.deadline = row, deadline
         live.checked_at = time.monotonic()  # the conditional update just confirmed it
         return result, Notice(row.id, row.version)
+                    metrics.CONFLICTS.inc()
+        if txn.written:
+            metrics.count_entries(row.game, txn.written)
