@@ -327,3 +327,145 @@ def test_cli_summary_puts_seats_beside_win_share_and_self_play_unrated(
     row = next(line for line in result.output.splitlines() if line.startswith("│ random"))
     assert "unrated" in row and "±" not in row
     assert "Unrated (played only itself" in result.output
+
+
+# --- one run per folder -----------------------------------------------------------------
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def _arena(*args: str) -> Any:
+    return runner.invoke(app, ["arena", *args, "--quiet"])
+
+
+def test_a_folder_holding_a_run_is_refused_unless_resumed_or_overwritten(
+    tmp_path: Path, countdown_registered: None
+) -> None:
+    out = tmp_path / "run"
+    common = ["countdown", "--bots", "random,default", "--seed", "2", "--out", str(out)]
+    assert _arena(*common, "--games", "3").exit_code == 0
+    before = _files(out)
+    again = _arena(*common, "--games", "3")
+    assert again.exit_code == 2
+    assert again.stderr.count("\n") == 1 and "holds an arena run already" in again.stderr
+    assert _files(out) == before  # nothing written, nothing lost
+    # Resuming with other settings is refused too, naming the setting that differs.
+    other = _arena("countdown", "--bots", "random", "--seed", "2", "--out", str(out), "--resume")
+    assert other.exit_code == 2 and "bots=random,default" in other.stderr
+    # Resumed with more games: the three played stay as they were, two more are added,
+    # and the whole equals one uninterrupted run of five.
+    resumed = _arena(*common, "--games", "5", "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert "3 finished before this resume" in " ".join(resumed.stdout.split())
+    after = _files(out)
+    assert all(after[name] == data for name, data in before.items() if name.startswith("games"))
+    whole = tmp_path / "whole"
+    assert _arena(*common[:-1], str(whole), "--games", "5").exit_code == 0
+    assert _records(out) == _records(whole)
+    assert _results(out) == _results(whole)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 5 and summary["resumed"] == 3
+    # Overwritten: the old run's files are gone, the folder holds the new run alone.
+    (out / "notes.txt").write_text("mine")
+    replaced = _arena(*common, "--games", "2", "--overwrite")
+    assert replaced.exit_code == 0, replaced.output
+    assert sorted(_records(out)) == ["game-00000.json", "game-00001.json"]
+    assert len((out / "results.jsonl").read_text().splitlines()) == 2
+    assert (out / "notes.txt").read_text() == "mine"  # not the arena's: left alone
+    both = _arena(*common, "--games", "2", "--overwrite", "--resume")
+    assert both.exit_code == 2 and "exclude each other" in both.stderr
+
+
+def _results(out: Path) -> list[dict[str, Any]]:
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    return [{k: v for k, v in line.items() if k not in ("seconds", "record")} for line in lines]
+
+
+def test_a_run_stopped_part_way_resumes_to_the_same_games(tmp_path: Path) -> None:
+    config = ArenaConfig(COUNTDOWN, ("random", SMART), 6, seed=5, out=tmp_path / "a")
+    run_arena(config)
+    whole = _records(tmp_path / "a")
+    # As if stopped while writing game 4's line, before game 5's record: the cut line and
+    # the missing record are played again, the rest kept.
+    results = tmp_path / "a" / "results.jsonl"
+    lines = results.read_text().splitlines()
+    results.write_text("\n".join(lines[:4]) + "\n" + lines[4][:20])
+    (tmp_path / "a" / "games" / "game-00005.json").unlink()
+    (tmp_path / "a" / "summary.json").unlink()
+    played: list[int] = []
+    report = run_arena(
+        ArenaConfig(COUNTDOWN, ("random", SMART), 6, seed=5, out=tmp_path / "a", resume=True),
+        on_result=lambda r: played.append(r.index),
+    )
+    assert sorted(played) == [4, 5] and report.resumed == 4
+    assert _records(tmp_path / "a") == whole
+    assert [r.index for r in report.results] == list(range(6))
+    # Shrinking a run by resuming is refused, and refused before anything changes.
+    with pytest.raises(ArenaError, match="--games must be at least"):
+        run_arena(
+            ArenaConfig(COUNTDOWN, ("random", SMART), 3, seed=5, out=tmp_path / "a", resume=True)
+        )
+
+
+def test_export_of_a_run_folder_gives_that_runs_games_only(
+    tmp_path: Path, countdown_registered: None
+) -> None:
+    out = tmp_path / "run"
+    args = ["countdown", "--bots", "random,default", "--out", str(out)]
+    assert _arena(*args, "--games", "4").exit_code == 0
+    assert _arena(*args, "--games", "2", "--seed", "9").exit_code == 2
+    assert _arena(*args, "--games", "2", "--seed", "9", "--overwrite").exit_code == 0
+    target = tmp_path / "d.jsonl"
+    exported = runner.invoke(app, ["export", str(out), "--out", str(target)])
+    assert exported.exit_code == 0, exported.output
+    lines = [json.loads(line) for line in target.read_text().splitlines()]
+    plies = sum(r["plies"] for r in _results(out))
+    assert {line["game_id"] for line in lines} == {"game-00000", "game-00001"}
+    assert len(lines) == plies
+
+
+def _sucker_run(tmp_path: Path) -> Path:
+    run = tmp_path / "run"
+    made = _arena("sucker", "--bots", "heuristic,random", "--games", "4", "--out", str(run))
+    assert made.exit_code == 0, made.output
+    return run
+
+
+def test_a_fork_leaves_its_source_alone_and_explores_different_continuations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    run = _sucker_run(tmp_path)
+    before = _files(run)
+    source = run / "games" / "game-00003.json"
+    # The documented example, into the default folder, which is not the source's.
+    fork = ["--from", str(source.relative_to(tmp_path)), "--at", "40", "--games", "10"]
+    forked = _arena(*fork, "--bots", "heuristic,random")
+    assert forked.exit_code == 0, forked.output
+    assert _files(run) == before
+    out = tmp_path / "arena-out" / "sucker-fork-game-00003-at40-seed0"
+    records = _records(out)
+    assert len(records) == 10
+    prefix = load_record(source.read_text())["entries"][:40]
+    assert all(r["entries"][:40] == prefix for r in records.values())
+    continuations = {json.dumps(r["entries"][40:]) for r in records.values()}
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["distinct_continuations"] == len(continuations) > 1
+    # Into the source's own folder: refused, even when told to overwrite.
+    for flags in ([], ["--overwrite"], ["--resume"]):
+        refused = _arena(*fork, "--out", str(run), *flags)
+        assert refused.exit_code == 2 and "the record being forked" in refused.stderr
+    assert _files(run) == before
+
+
+def test_deterministic_bots_fork_to_one_continuation_and_are_told_so(tmp_path: Path) -> None:
+    run = _sucker_run(tmp_path)
+    source = run / "games" / "game-00003.json"
+    out = tmp_path / "same"
+    fork = ["--from", str(source), "--at", "40", "--games", "3", "--bots", "heuristic"]
+    forked = _arena(*fork, "--out", str(out))
+    assert forked.exit_code == 0, forked.output
+    assert json.loads((out / "summary.json").read_text())["distinct_continuations"] == 1
+    assert "Every forked game went the same way" in " ".join(forked.stdout.split())

@@ -1,8 +1,9 @@
 """The arena: many seeded games between bots, with records, tallies and TrueSkill ratings."""
 
+from .errors import ArenaError
 from .play import ForkPoint, GameResult, GameTask, game_seeds, lineup, play_game, resolve_rules
 from .ratings import Rating, Standings, Tally
-from .run import ArenaConfig, ArenaError, ArenaReport, parse_bots, plan, run_arena
+from .run import ArenaConfig, ArenaReport, parse_bots, plan, run_arena
 
 __all__ = [
     "ArenaConfig",

@@ -18,7 +18,7 @@ from .report import PLOT, RESULTS, SUMMARY
 from .run import ArenaConfig, ArenaReport, parse_bots, run_arena
 
 console = Console()
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)  # an error stays one line
 
 
 def _fail(message: str) -> typer.Exit:
@@ -41,7 +41,20 @@ def arena_command(
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
-    out: Annotated[Path | None, typer.Option(help="Directory for records and reports.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder for the run's records and reports, one run per folder (default: "
+            "arena-out/GAME-seedS, or arena-out/GAME-fork-RECORD-atN-seedS with --from)."
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(help="--out holds this run, stopped part-way: play only the missing games."),
+    ] = False,
+    overwrite: Annotated[
+        bool, typer.Option(help="--out holds another run: delete its records and reports first.")
+    ] = False,
     seats: Annotated[int, typer.Option(help="Seats per game (default: the game's).")] = 0,
     option: Annotated[
         list[str], typer.Option("--option", "-o", help="A game option as name=value.")
@@ -81,13 +94,18 @@ def arena_command(
             game = game or str(record.get("game", ""))
         if not game:
             raise _fail("name a game, or fork a record with --from")
+        if out is None:
+            out = Path("arena-out") / f"{game}-seed{seed}"
+            if from_record is not None:
+                # A fork never lands in the folder of the run it forks from.
+                out = Path("arena-out") / f"{game}-fork-{from_record.stem}-at{at}-seed{seed}"
         config = ArenaConfig(
             game=game,
             bots=parse_bots(bots),
             games=games,
             workers=workers,
             seed=seed,
-            out=out or Path("arena-out") / f"{game}-seed{seed}",
+            out=out,
             seats=seats or None,
             options=parse_option_pairs(option),
             max_plies=max_plies or None,
@@ -95,6 +113,8 @@ def arena_command(
             ray=ray,
             ray_address=ray_address,
             concurrency=concurrency,
+            resume=resume,
+            overwrite=overwrite,
         )
         report = _run(config, quiet)
     except ParleyError as err:
@@ -160,11 +180,24 @@ def _print_report(report: ArenaReport) -> None:
             f"Unrated (played only itself, no other bot to be measured against): "
             f"{', '.join(unrated)}."
         )
+    played = len(report.results) - report.resumed
+    head = f"{summary['games']} games"
+    if report.resumed:
+        head += f", {report.resumed} finished before this resume; {played} played"
     console.print(
-        f"{summary['games']} games in {report.seconds:.2f} s "
+        f"{head} in {report.seconds:.2f} s "
         f"({report.games_per_second:.2f} games/s); {summary['capped']} reached the ply cap "
         f"and ended in an agreed draw."
     )
+    distinct = summary.get("distinct_continuations")
+    if isinstance(distinct, int):
+        console.print(f"Forked games: {distinct} distinct continuations of {summary['games']}.")
+        if distinct == 1 and len(report.results) > 1:
+            console.print(
+                "Every forked game went the same way: these bots choose without chance, and "
+                "the record's seed fixes the game's own; add a bot that draws on its seed "
+                "(such as random) to --bots for different continuations."
+            )
     press = summary.get("press")
     if isinstance(press, dict) and (
         any(press["messages_by_bot"].values()) or any(press["promises"].values())

@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import ArenaError
 from .play import GameResult, GameTask, Progress, play_game
-from .run import MAX_LOSSES, ArenaConfig, ArenaError
+from .run import MAX_LOSSES, ArenaConfig
 
 # How long the driver waits for a worker to come up when none is ready and no game is being
 # played (a cluster short of CPUs, or every node lost): then the run stops with an error.

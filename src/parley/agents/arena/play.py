@@ -7,6 +7,7 @@ code runs inline, in spawned worker processes and as a Ray task. It imports noth
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import time
@@ -109,6 +110,7 @@ class GameResult:
     record: dict[str, JSON] | None = None
     press_sent: tuple[int, ...] = ()  # messages each seat sent
     promises: dict[str, int] = field(default_factory=dict)  # kept / broken / open, per game
+    digest: str = ""  # of the record's entries: tells apart games that went differently
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -123,7 +125,26 @@ class GameResult:
             "record": self.path,
             "press_sent": list(self.press_sent),
             "promises": dict(self.promises),
+            "digest": self.digest,
         }
+
+    @classmethod
+    def from_json(cls, line: Mapping[str, Any]) -> GameResult:
+        """A result back from its `results.jsonl` line (the record stays on disk)."""
+        return cls(
+            index=int(line["index"]),
+            seed=int(line["seed"]),
+            lineup=tuple(str(p) for p in line["players"]),
+            outcome=dict(line["outcome"]),
+            capped=bool(line["capped"]),
+            plies=int(line["plies"]),
+            seconds=float(line["seconds"]),
+            bot_errors={str(k): int(v) for k, v in line["bot_errors"].items()},
+            path=None if line["record"] is None else str(line["record"]),
+            press_sent=tuple(int(n) for n in line["press_sent"]),
+            promises={str(k): int(v) for k, v in line["promises"].items()},
+            digest=str(line.get("digest", "")),
+        )
 
 
 @dataclass(slots=True)
@@ -199,6 +220,8 @@ def play_game(task: GameTask) -> GameResult:
     outcome = match.outcome()
     assert outcome is not None, "every surviving seat voted for the draw"
     record = match.to_json()
+    entries = json.dumps(record.get("entries"), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(entries.encode("utf-8")).hexdigest()[:16]
     path: str | None = None
     if task.out_dir is not None:
         target = Path(task.out_dir) / record_name(task.index)
@@ -217,6 +240,7 @@ def play_game(task: GameTask) -> GameResult:
         bot_errors=errors,
         path=path,
         record=None if task.out_dir is not None else record,
+        digest=digest,
     )
 
 

@@ -20,6 +20,8 @@ from parley.kernel import JSON, ParleyError, replay
 from parley.kernel.errors import BadOptions
 
 from ..bots import make_bot
+from .errors import ArenaError
+from .folder import GAMES_DIR, append_result, prepare, record_digest
 from .play import (
     ForkPoint,
     GameResult,
@@ -34,16 +36,9 @@ from .play import (
 from .ratings import Standings
 from .report import PLOT, plot_ratings, write_results, write_summary
 
-GAMES_DIR = "games"
 # A game lost with its worker this many times is not tried again: something in it (a bot
 # that crashes its process or exhausts memory) kills workers, and would go on doing so.
 MAX_LOSSES = 3
-
-
-class ArenaError(ParleyError):
-    """An arena run that cannot start: bad bots, a bad fork point, a missing backend."""
-
-    code = "arena"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +61,8 @@ class ArenaConfig:
     ray: bool = False  # play on Ray: the cluster `ray.init()` finds, unless `ray_address`
     ray_address: str | None = None  # "auto", "HOST:6379", "ray://HOST:10001", "local"
     concurrency: int = 1  # games each Ray worker plays at once (threads; for waiting bots)
+    resume: bool = False  # `out` may hold this run, stopped part-way: play only what is missing
+    overwrite: bool = False  # `out` may hold another run: remove its files first
 
     @property
     def on_ray(self) -> bool:
@@ -87,10 +84,12 @@ class ArenaReport:
     standings: Standings
     seconds: float
     summary: dict[str, JSON]
+    resumed: int = 0  # games a resumed run found finished already, not played this time
 
     @property
     def games_per_second(self) -> float:
-        return len(self.results) / self.seconds if self.seconds > 0 else 0.0
+        played = len(self.results) - self.resumed
+        return played / self.seconds if self.seconds > 0 else 0.0
 
 
 def plan(config: ArenaConfig) -> list[GameTask]:
@@ -163,22 +162,33 @@ def run_arena(
 ) -> ArenaReport:
     """Play the run, write records and reports under `config.out`, and return the figures.
 
-    Each record is on disk as soon as its game's result arrives, so a run that stops
-    part-way keeps every game it finished.
+    Each record is on disk, and its line in `results.jsonl`, as soon as its game's result
+    arrives, so a run that stops part-way keeps every game it finished and can be resumed.
+    A folder holding another run is refused unless `config.resume` or `config.overwrite`.
     """
     tasks = plan(config)
-    (config.out / GAMES_DIR).mkdir(parents=True, exist_ok=True)
-    progress = Progress(total=len(tasks))
+    source = Path(config.fork.source) if config.fork is not None and config.fork.source else None
+    done = prepare(
+        config.out,
+        _settings(config, tasks),
+        config.games,
+        resume=config.resume,
+        overwrite=config.overwrite,
+        source=source,
+    )
+    todo = [task for task in tasks if task.index not in done]
+    progress = Progress(total=len(tasks), done=len(done))
 
     def notify() -> None:
         if on_progress is not None:
             on_progress(progress)
 
     started = time.perf_counter()
-    results: list[GameResult] = []
-    for result in _execute(config, tasks, progress, notify):
+    results: list[GameResult] = list(done.values())
+    for result in _execute(config, todo, progress, notify) if todo else iter(()):
         if result.record is not None:
             result = _store(config.out / GAMES_DIR, result)
+        append_result(config.out, result)
         results.append(result)
         progress.done += 1
         if on_result is not None:
@@ -189,12 +199,34 @@ def run_arena(
     table = Standings(list(dict.fromkeys(config.bots)))
     for result in results:
         table.add(result.lineup, result.outcome)
-    summary = _summary(config, tasks, results, table, seconds, progress)
-    write_results(config.out, [r.to_json() for r in results])
+    summary = _summary(config, tasks, results, table, seconds, progress, len(done))
+    write_results(config.out, [r.to_json() for r in results])  # in index order now
     write_summary(config.out, summary)
     title = resolve_rules(config.game).spec.title
     plot_ratings(config.out / PLOT, table, f"{title}: arena ratings")
-    return ArenaReport(config, results, table, seconds, summary)
+    return ArenaReport(config, results, table, seconds, summary, len(done))
+
+
+def _settings(config: ArenaConfig, tasks: Sequence[GameTask]) -> dict[str, JSON]:
+    """What makes a run this run, as `run.json` keeps it: resuming needs the same."""
+    fork: JSON = None
+    if config.fork is not None:
+        fork = {
+            "record": config.fork.source,
+            "at": config.fork.at,
+            "digest": record_digest(config.fork.record),
+        }
+    return {
+        "format": "parley.arena-run",
+        "version": 1,
+        "game": config.game,
+        "bots": list(config.bots),
+        "seed": config.seed,
+        "seats": tasks[0].seats,
+        "options": dict(tasks[0].options),
+        "max_plies": tasks[0].max_plies,
+        "fork": fork,
+    }
 
 
 def _store(directory: Path, result: GameResult) -> GameResult:
@@ -301,8 +333,10 @@ def _summary(
     table: Standings,
     seconds: float,
     progress: Progress,
+    resumed: int = 0,
 ) -> dict[str, JSON]:
     rules = resolve_rules(config.game)
+    played = len(results) - resumed
     out: dict[str, JSON] = {
         "game": rules.spec.name,
         "bots": list(config.bots),
@@ -314,7 +348,7 @@ def _summary(
         "backend": config.backend,
         "max_plies": tasks[0].max_plies,
         "seconds": round(seconds, 3),
-        "games_per_second": round(len(results) / seconds, 3) if seconds > 0 else None,
+        "games_per_second": round(played / seconds, 3) if seconds > 0 else None,
         "plies": sum(r.plies for r in results),
         "ended_by_rules": sum(1 for r in results if not r.capped),
         "capped": sum(1 for r in results if r.capped),
@@ -327,8 +361,13 @@ def _summary(
     if config.on_ray:
         out["concurrency"] = config.concurrency
         out["nodes"] = dict(sorted(progress.nodes.items()))
+    if resumed:
+        out["resumed"] = resumed  # games finished by an earlier start of this run
     if config.fork is not None:
         out["forked_from"] = {"record": config.fork.source, "at": config.fork.at}
+        # Deterministic bots in a position whose chance the record's seed fixes play one
+        # continuation however many games are asked for: the count says so.
+        out["distinct_continuations"] = len({r.digest for r in results})
     return out
 
 
