@@ -169,3 +169,30 @@ def test_a_newcomer_never_sees_the_parts_the_seat_s_former_player_saved(
     assert amy.get(f"/api/games/{gid}")["status"] == "finished"
     shown = dan.get(f"/api/games/{gid}/drafts")["drafts"]
     assert [d["action"] for d in shown if "action" in d] == ["bid 5"]
+
+
+def test_after_a_public_game_its_drafts_are_for_its_members_only(
+    live: LiveServer, users: Users
+) -> None:
+    amy, bob, watcher = users("amy"), users("bob"), users("watcher")
+    outsider, latecomer = users("outsider"), users("latecomer")
+    gid, _ = start_game(amy, [bob], "sealed-bids", period_seconds=600, options={"rounds": 1})
+    watcher.post(f"/api/games/{gid}/join", {"role": "spectator"})
+    slot = draft(amy, gid)["parts"][0]["slot"]
+    draft(amy, gid, parts={slot: "bid 2"})
+    draft(bob, gid, parts={slot: "bid 1"})
+    live.advance(600)
+    assert amy.get(f"/api/games/{gid}")["status"] == "finished"
+    live.clock.advance(1)
+    # The game is public: anyone reads its record, archive included...
+    archive = outsider.get(f"/api/games/{gid}/record", params={"view": "archive"})
+    assert archive["view"] == "archive" and archive["record"]["entries"]
+    # ...but not what its players drafted, nor one who joins now to read the game.
+    refusal = outsider.get(f"/api/games/{gid}/drafts", expect=403)
+    assert refusal["error"] == "forbidden" and "players" in refusal["message"]
+    latecomer.post(f"/api/games/{gid}/join", {"role": "spectator"})
+    assert latecomer.get(f"/api/games/{gid}/drafts", expect=403)["error"] == "forbidden"
+    # The table does: both players and the spectator who watched it.
+    for client in (amy, bob, watcher):
+        shown = client.get(f"/api/games/{gid}/drafts")["drafts"]
+        assert sorted(d["action"] for d in shown if "action" in d) == ["bid 1", "bid 2"]

@@ -279,12 +279,26 @@ class Drafts:
         return out
 
     def archive(self, user: UserRecord, game_id: str) -> list[dict[str, Any]]:
-        """Every part ever saved and every ready flag, once the game is over."""
+        """Every part ever saved and every ready flag, once the game is over, for its members.
+
+        Unlike the record, drafts hold what players typed but never sent (second thoughts,
+        plans dropped) under their account ids: they stay with those who were at the table
+        (its players, and spectators who joined before the end), in public games too. One
+        joining a finished game to read it gets the record, not the drafts.
+        """
 
         def check(live: LiveGame) -> None:
-            viewer_of(live, user)  # private games: members only
-            if not live.row.status.over:
+            viewer_of(live, user)  # private games: not even shown to exist for outsiders
+            row = live.row
+            if not row.status.over:
                 raise Forbidden("saved orders are published with the archive, once the game ends")
+            member = live.member(user.id)
+            ended = row.ended_at if row.ended_at is not None else float("inf")
+            if member is None or member.joined_at > ended:
+                raise Forbidden(
+                    "saved orders are shown only to the game's players and to the spectators "
+                    "who joined before it ended"
+                )
 
         self.tables.view(game_id, check)
         with self.tables.db.read() as s:
