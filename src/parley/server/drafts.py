@@ -31,7 +31,7 @@ from parley.kernel import (
 
 from .db.models import Draft, ReadyFlag
 from .errors import Conflict, Forbidden, WrongStatus
-from .live import LiveGame, Tables, Txn
+from .live import LiveGame, Tables, Txn, read_ready_flags
 from .schemas import DraftIn, DraftOut, DraftPartOut
 from .store import Prepared
 from .text import clean_text
@@ -273,6 +273,7 @@ class Drafts:
         def after(live: LiveGame) -> DraftOut:
             member, seat = _seat(live, user)
             with self.tables.db.read() as s:
+                read_ready_flags(s, live)  # who is done shows in everyone's state
                 return _out(live, s, member, seat)
 
         _, out = self.tables.change_and_view(game_id, fn, f"user:{user.id}", after)

@@ -83,6 +83,7 @@ class Feed:
     state_id: int | None = None
     epoch_seq: int = 0  # no entry before this one can still be hidden from anyone
     talk_round: int = 0  # the negotiation round on at the last render (0: none)
+    ready: tuple[int, frozenset[int]] | None = None  # the step's ready seats at the last render
 
 
 @dataclass(slots=True)
@@ -205,7 +206,14 @@ class Hub:
         # The summary (seats, status, outcome) is rebuilt only when one of those changed;
         # moves alone reach clients as entries, state and timer messages.
         talk_round = round_on(live)
-        game_key = (row.status, row.started_at, row.ended_at, tuple(live.members), talk_round)
+        game_key = (
+            row.status,
+            row.started_at,
+            row.ended_at,
+            tuple(live.members),
+            talk_round,
+            live.waiting_chat,
+        )
         game_changed = game_key != feed.game_key
         deadline = live.deadline if row.status is GameStatus.ACTIVE else None
         timer_key = (deadline.state_id, deadline.due_at) if deadline is not None else None
@@ -230,7 +238,11 @@ class Hub:
         )
         # A negotiation round opening or closing changes every state (who may act, the
         # quota) without a new step: the states go out then too.
-        talk_changed = talk_round != feed.talk_round
+        # So does a seat saying it is ready (or not yet): everyone sees who is done.
+        ready = (match.state_id, live.ready_seats()) if match is not None else None
+        talk_changed = talk_round != feed.talk_round or (
+            ready != feed.ready and feed.ready is not None and ready is not None
+        )
         cache: dict[tuple[Viewer, int, bool, bool, int], list[str]] = {}
         results: list[_Result] = []
         for plan in plans:
@@ -282,6 +294,7 @@ class Hub:
                 _Result(plan.conn, messages, viewer, match.seq if match is not None else 0)
             )
         feed.game_key, feed.timer_key, feed.talk_round = game_key, timer_key, talk_round
+        feed.ready = ready
         if match is not None:
             if epoch_changed:
                 feed.epoch_seq = feed.seq

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -26,6 +27,7 @@ from parley.kernel import ARCHIVE, ActionEntry, DrawEntry, Match, PressEntry, Ru
 
 from . import metrics, store
 from .clock import Clock
+from .db.models import Event, ReadyFlag
 from .db.syncer import note_ticket
 from .errors import Busy, NotFound, WrongStatus, note_commit
 from .record import catch_up, dump_snapshot, load_snapshot, new_match, snapshot_format
@@ -72,6 +74,22 @@ class LiveGame:
     # clock, the store's rows do, and readers are shown both.
     said_at: dict[int, float] = field(default_factory=dict)
     _revisions: tuple[Match[Any, Any], int, list[int]] | None = None  # match, counted, counts
+    # The ready flags of one step: (state_id, seat -> users who said they are done). Read
+    # with the game and after every saved draft, so showing who is done costs no query.
+    ready_flags: tuple[int, dict[int, frozenset[int]]] | None = None
+    waiting_chat: int = 0  # messages in the waiting room (counted while in the lobby)
+
+    def ready_seats(self) -> frozenset[int]:
+        """Owed seats whose current player said they are done with the current step."""
+        match, flags = self.match, self.ready_flags
+        if match is None or flags is None or flags[0] != match.state_id:
+            return frozenset()
+        out = set()
+        for seat in match.turn().owing:
+            member = self.at_seat(seat)
+            if member is not None and member.user_id in flags[1].get(seat, frozenset()):
+                out.add(seat)
+        return frozenset(out)
 
     def revision(self, seat: int) -> int:
         """How many actions `seat` has submitted so far: its current revision number.
@@ -279,6 +297,35 @@ class Txn:
         return new_row, deadline
 
 
+def read_ready_flags(s: Session, live: LiveGame) -> None:
+    """Remember the ready flags of the game's current step (see `LiveGame.ready_flags`)."""
+    match = live.match
+    if match is None:
+        live.ready_flags = None
+        return
+    rows = s.execute(
+        select(ReadyFlag.seat, ReadyFlag.user_id).where(
+            ReadyFlag.game_id == live.row.id, ReadyFlag.state_id == match.state_id
+        )
+    )
+    flags: dict[int, set[int]] = {}
+    for seat, user_id in rows:
+        flags.setdefault(int(seat), set()).add(int(user_id))
+    live.ready_flags = (match.state_id, {k: frozenset(v) for k, v in flags.items()})
+
+
+def count_waiting_chat(s: Session, live: LiveGame) -> None:
+    """Count the waiting room's messages (before the start only: later they are not shown)."""
+    if live.row.status is not GameStatus.LOBBY:
+        return
+    found = s.execute(
+        select(func.count())
+        .select_from(Event)
+        .where(Event.game_id == live.row.id, Event.kind == EventKind.CHAT.value)
+    ).scalar()
+    live.waiting_chat = int(found or 0)
+
+
 def _record_fields(changes: dict[str, Any]) -> dict[str, Any]:
     out = dict(changes)
     if "players" in out:
@@ -348,6 +395,8 @@ class Tables:
         if row.status is not GameStatus.LOBBY and row.players:
             live.match = self._load_match(s, live)
             live.said_at = store.press_times(s, game_id, until=live.match.seq)
+            read_ready_flags(s, live)
+        count_waiting_chat(s, live)
         return live
 
     def _load_match(self, s: Session, live: LiveGame, upto: int | None = None) -> Match[Any, Any]:
@@ -443,10 +492,13 @@ class Tables:
                 rows = store.entries(s, row.id, since=live.match.seq, until=row.seq)
                 catch_up(live.match, rows)
                 live.said_at.update((r.seq, r.created_at) for r in rows if r.kind == "press")
+            read_ready_flags(s, live)
+        count_waiting_chat(s, live)
         return live
 
     def _remember(self, live: LiveGame) -> None:
         with self._guard:
+            before = len(self._cache)
             self._cache[live.row.id] = live
             self._cache.move_to_end(live.row.id)
             while len(self._cache) > self.capacity:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from parley import games
@@ -18,7 +19,7 @@ from .live import LiveGame, Tables, Txn
 from .record import new_match, seat_draw
 from .schemas import CreateGame, GameOut
 from .settings import Limits
-from .views import game_out, seat_open
+from .views import game_out, owed_by, seat_open
 from .vocab import Controller, EventKind, GameRecord, GameStatus, MemberRecord, Role, UserRecord
 
 
@@ -153,13 +154,19 @@ class Lobby:
             except UnknownGame:
                 continue  # a game type no longer installed is left out of the list
             live = LiveGame(row, members.get(row.id, []), deadlines.get(row.id), rules)
-            out.append(game_out(live, now, user))
+            game = game_out(live, now, user)
+            you = game.you
+            if you is not None and you.seat is not None and row.status is GameStatus.ACTIVE:
+                # Your games mark those waiting for you: that needs the game's turn.
+                you.owed = self.tables.view(row.id, partial(owed_by, user=user))
+            out.append(game)
         return out
 
     def events(self, user: UserRecord, game_id: str) -> list[dict[str, Any]]:
         self.get(user, game_id)  # the same visibility as the game itself
         with self.tables.db.read() as s:
-            return store.events(s, game_id)
+            # The waiting room's messages are the members' (read at .../waiting-room).
+            return [e for e in store.events(s, game_id) if e["kind"] != EventKind.CHAT.value]
 
     # --- membership -----------------------------------------------------------------
 

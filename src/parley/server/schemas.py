@@ -206,6 +206,11 @@ class YouOut(BaseModel):
     seat: int | None
     controller: Controller | None
     host: bool
+    owed: str | None = Field(
+        default=None,
+        description='in lists of your games: what your seat owes now (e.g. "orders"), '
+        "unless you said you are ready; the deadline is the game's",
+    )
 
 
 class GameOut(BaseModel):
@@ -237,6 +242,11 @@ class GameOut(BaseModel):
     ended_at: float | None
     invite_code: str | None = Field(default=None, description="shown to the host only")
     you: YouOut | None = None
+    waiting_chat: int = Field(
+        default=0,
+        description="before the start: how many messages the waiting room holds "
+        "(members read them at .../waiting-room)",
+    )
 
 
 class GameListOut(BaseModel):
@@ -263,6 +273,19 @@ class CatalogOut(BaseModel):
 class ViewerOut(BaseModel):
     role: Role
     seat: int | None
+
+
+class TableOut(BaseModel):
+    """Who the table waits for now; only done or not, never what a seat chose."""
+
+    waiting: list[int] = Field(
+        default_factory=list, description="seats owing a decision that are not ready yet"
+    )
+    done: list[int] = Field(
+        default_factory=list,
+        description="seats that acted in this step or said they are ready",
+    )
+    simultaneous: bool = Field(default=False, description="the owed seats decide at once")
 
 
 class StateOut(BaseModel):
@@ -292,6 +315,9 @@ class StateOut(BaseModel):
     at: int | None = Field(
         default=None, description="set when this is an earlier point of the game (`?at=`)"
     )
+    table: TableOut = Field(
+        default_factory=TableOut, description="who the table waits for, and who is done"
+    )
 
 
 class StepOut(BaseModel):
@@ -318,6 +344,16 @@ class ActionOut(BaseModel):
     seq: int
     status: GameStatus
     revision: int | None = Field(default=None, description="your seat's revision after this action")
+
+
+class WaitingRoomIn(Strict):
+    text: Annotated[str, Field(min_length=1, max_length=100_000)]
+
+
+class WaitingRoomOut(BaseModel):
+    messages: list[dict[str, JsonValue]] = Field(
+        description="oldest first: id, by (username), text, at (epoch seconds)"
+    )
 
 
 class PressOut(BaseModel):

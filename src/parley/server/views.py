@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from parley.kernel import SPECTATOR, Match, Viewer
+from parley.kernel import SPECTATOR, ActionEntry, Match, Viewer
 
 from .errors import Forbidden, NotFound, WrongStatus
 from .live import LiveGame
@@ -50,6 +50,59 @@ def _negotiation_for(live: LiveGame, seat: int | None) -> dict[str, Any] | None:
     if talk.round and seat is not None and live.match is not None:
         out["messages_left"] = messages_left(live.match, seat, live.row.talk_messages)
     return out
+
+
+def acted_this_step(match: Match[Any, Any]) -> frozenset[int]:
+    """Seats whose action in the current step is recorded but still hidden (a pick, orders).
+
+    Only that they acted is told, never what: the record shows outsiders the same.
+    """
+    epoch = match.rules.epoch(match.state)
+    if epoch is None:
+        return frozenset()
+    seats: set[int] = set()
+    for entry in reversed(match.entries):
+        if not isinstance(entry, ActionEntry):
+            continue
+        reveal = entry.audience.reveal_epoch
+        if reveal is None or epoch >= reveal:
+            break  # an action of an earlier step, or a public one: the step began after it
+        seats.add(entry.seat)
+    return frozenset(seats)
+
+
+def table_dict(live: LiveGame, talking: bool) -> dict[str, Any]:
+    """Who the table waits for in the current step, and who is done (never what they chose).
+
+    `waiting`: seats owing a decision that have not said they are ready; `done`: seats that
+    acted in this step or said they are ready.
+    """
+    match = live.match
+    if match is None or talking or live.row.status is not GameStatus.ACTIVE:
+        return {"waiting": [], "done": [], "simultaneous": False}
+    turn = match.turn()
+    ready = live.ready_seats()
+    waiting = turn.owing - ready
+    done = (acted_this_step(match) | ready) - waiting
+    return {"waiting": sorted(waiting), "done": sorted(done), "simultaneous": turn.simultaneous}
+
+
+def owed_by(live: LiveGame, user: UserRecord) -> str | None:
+    """What `user`'s seat owes now (its kind, e.g. "orders"); None if nothing or ready."""
+    member = live.member(user.id)
+    match = live.match
+    if (
+        member is None
+        or member.seat is None
+        or member.role is not Role.PLAYER
+        or match is None
+        or live.row.status is not GameStatus.ACTIVE
+        or round_on(live) > 0  # a negotiation round: nobody acts
+    ):
+        return None
+    if member.seat in live.ready_seats():
+        return None
+    return next((o.kind for o in match.turn().owed if o.seat == member.seat), None)
 
 
 def viewer_of(live: LiveGame, user: UserRecord | None) -> Viewer:
@@ -211,6 +264,7 @@ def game_out(live: LiveGame, now: float, user: UserRecord | None = None) -> Game
         ended_at=row.ended_at,
         invite_code=row.invite_code if user is not None and user.id == row.host_id else None,
         you=you,
+        waiting_chat=live.waiting_chat if row.status is GameStatus.LOBBY else 0,
     )
 
 
@@ -252,6 +306,7 @@ def state_dict(
         "deadline": deadline,
         "text": live.rules.render(observation["view"]) if with_text else None,
         "negotiation": _negotiation_for(live, seat),
+        "table": table_dict(live, talking),
     }
 
 

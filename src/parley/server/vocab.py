@@ -64,6 +64,7 @@ class EventKind(StrEnum):
     SEAT_TAKEN = "seat_taken"  # a newcomer took a seat from a bot or civil disorder
     FINISHED = "finished"
     CLOSED = "closed"
+    CHAT = "chat"  # a message in the waiting room, before the start (see press.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
+from ..press import waiting_room, waiting_room_say
 from ..schemas import (
     ActionIn,
     ActionOut,
@@ -19,6 +20,8 @@ from ..schemas import (
     RecordOut,
     StateOut,
     StepsOut,
+    WaitingRoomIn,
+    WaitingRoomOut,
 )
 from .deps import GameId, LimitedUser, ReadingUser, ServicesDep, errors
 
@@ -95,6 +98,28 @@ async def send_press(
 ) -> PressOut:
     """Send a message: public (no `to`), one-to-one or to a group (`to`: seats, `channel`)."""
     return PressOut(entry=await svc.run(svc.play.press, user, game_id, req))
+
+
+@router.get(
+    "/{game_id}/waiting-room", response_model=WaitingRoomOut, responses=errors(401, 403, 404)
+)
+async def read_waiting_room(game_id: GameId, svc: ServicesDep, user: ReadingUser) -> WaitingRoomOut:
+    """The messages of the game's waiting room (members only), oldest first."""
+    return WaitingRoomOut(messages=await svc.run(waiting_room, svc.tables, user, game_id))
+
+
+@router.post(
+    "/{game_id}/waiting-room",
+    response_model=WaitingRoomOut,
+    responses=errors(400, 401, 403, 404, 409, 413, 429),
+)
+async def say_in_waiting_room(
+    game_id: GameId, req: WaitingRoomIn, svc: ServicesDep, user: LimitedUser
+) -> WaitingRoomOut:
+    """Talk to the game's players and spectators before it starts (not in gunboat games)."""
+    limit = svc.settings.limits.max_press_chars
+    said = await svc.run(waiting_room_say, svc.tables, user, game_id, req.text, limit)
+    return WaitingRoomOut(messages=said)
 
 
 @router.post("/{game_id}/draw", response_model=DrawOut, responses=errors(401, 403, 404, 409))
