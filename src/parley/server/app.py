@@ -47,6 +47,8 @@ from .errors import ServerError, failure_body, status_and_body
 from .hub import Hub
 from .live import Notice, Tables
 from .lobby import Lobby
+from .logs import RequestIds
+from .logs import configure as configure_logs
 from .metrics import Measure
 from .notify import Notices, Notifier, NotifySettings
 from .play import Play
@@ -202,12 +204,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 class ParleyApp(FastAPI):
     """The application, with `DurableAnswers` outside everything (error answers included),
-    and the metrics' timing outside that (an answer's time includes its flush)."""
+    the metrics' timing outside that (an answer's time includes its flush), and request ids
+    outermost (every answer carries one)."""
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()
         syncer = self.state.services.tables.syncer
-        return Measure(stack if syncer is None else DurableAnswers(stack, syncer))
+        return RequestIds(Measure(stack if syncer is None else DurableAnswers(stack, syncer)))
 
 
 def _idle(txn: Any) -> None:
@@ -228,7 +231,7 @@ async def _checkpoints(engine: Engine, every_seconds: float = 2.0) -> None:
 
 def create_app_from_env() -> FastAPI:
     """The factory `parley serve` hands to uvicorn (settings from PARLEY_* variables)."""
-    logging.basicConfig(level=logging.INFO)
+    configure_logs()  # PARLEY_LOG_LEVEL and PARLEY_LOG_FORMAT, as `parley serve` set them
     app = create_app(Settings.from_env())
     # The served app also carries the agent gateway; it builds on the server (not the other
     # way round), so it is composed here rather than inside `create_app`.

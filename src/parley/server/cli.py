@@ -7,7 +7,10 @@ from typing import Annotated
 
 import typer
 
+from . import metrics
 from .db.engine import is_sqlite
+from .logs import FORMATS, log_config
+from .logs import configure as configure_logs
 from .serving import uvicorn_options
 from .settings import default_database_url
 
@@ -37,12 +40,22 @@ def serve(
     log_level: Annotated[
         str, typer.Option(help="critical, error, warning, info (each request) or debug.")
     ] = "info",
+    log_format: Annotated[
+        str,
+        typer.Option(
+            help="text, or json: one object a line with the request id, game and user.",
+            envvar="PARLEY_LOG_FORMAT",
+        ),
+    ] = "text",
 ) -> None:
     """Run the Parley server: lobby, games, deadlines and live updates over HTTP/WebSocket."""
     import uvicorn
 
     if log_level not in ("critical", "error", "warning", "info", "debug", "trace"):
         raise typer.BadParameter("--log-level is one of critical, error, warning, info, debug")
+    if log_format not in FORMATS:
+        raise typer.BadParameter("--log-format is text or json")
+    os.environ["PARLEY_LOG_LEVEL"], os.environ["PARLEY_LOG_FORMAT"] = log_level, log_format
     if workers > 1 and not redis_url:
         raise typer.BadParameter("several workers share live updates through --redis-url")
     url = database_url or os.environ.get("PARLEY_DATABASE_URL") or default_database_url()
@@ -70,18 +83,19 @@ def serve(
         port=port,
         reload=reload,
         log_level=log_level,
+        log_config=log_config(log_level, log_format),
         **uvicorn_options(),  # uvloop, httptools, WebSocket limits (shared with benchmarks)
     )
 
 
 def _serve_routed(host: str, port: int, url: str, workers: int, log_level: str) -> None:
     """Worker processes behind one acceptor that routes each game's connections to one."""
-    import logging
 
     from .workers import WorkersFailed, bind, serve_routed
 
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     %(message)s")
+    configure_logs(log_level)
     os.environ["PARLEY_WORKER_LOG_LEVEL"] = log_level
+    metrics.share_between_processes()
     try:
         listener = bind(host, port)
     except OSError as err:

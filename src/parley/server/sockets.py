@@ -31,6 +31,7 @@ from .errors import (
     Unauthorized,
     status_and_body,
 )
+from .logs import note_user
 from .nesting import too_deep, too_deep_message
 from .net import client_address
 from .vocab import UserRecord
@@ -147,6 +148,7 @@ async def _sign_in(ws: WebSocket, services: Services) -> UserRecord:
         ) from None
     token = _token_of(text)
     user = await services.run(services.accounts.user_for, token)
+    note_user(user.id)
     await _hit(services, f"ws:{user.id}", limits.ws_open_rate_per_second, limits.ws_open_burst)
     return user
 

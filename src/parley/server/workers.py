@@ -42,6 +42,8 @@ from typing import Any
 
 import uvicorn
 
+from .logs import configure as configure_logs
+from .logs import log_config
 from .serving import uvicorn_options
 
 log = logging.getLogger("parley.workers")
@@ -395,6 +397,7 @@ def run_worker(channel_fd: int, log_level: str = "info") -> None:
         "parley.server.workers:worker_app",
         factory=True,
         log_level=log_level,
+        log_config=log_config(log_level, os.environ.get("PARLEY_LOG_FORMAT", "text")),
         **uvicorn_options(),  # as one process runs: uvloop, httptools, WebSocket limits
     )
     _HandedServer(config, channel).run()
@@ -464,7 +467,7 @@ async def _adopt(
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.INFO)
+    configure_logs()
     fd = int(os.environ["PARLEY_WORKER_FD"])
     run_worker(fd, os.environ.get("PARLEY_WORKER_LOG_LEVEL", "info"))
 

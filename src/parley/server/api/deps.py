@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..logs import note_user
 from ..net import client_address
 from ..schemas import ErrorOut
 from ..services import Services
@@ -26,9 +27,10 @@ ServicesDep = Annotated[Services, Depends(services)]
 async def user_for_token(svc: Services, token: str | None) -> UserRecord:
     """The token's user, from the cache when it was checked lately (also the hot move path)."""
     user = svc.accounts.cached_user(token)
-    if user is not None:
-        return user
-    return await svc.run(svc.accounts.user_for, token)
+    if user is None:
+        user = await svc.run(svc.accounts.user_for, token)
+    note_user(user.id)
+    return user
 
 
 async def spend_request(svc: Services, user: UserRecord) -> None:
