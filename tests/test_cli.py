@@ -84,3 +84,25 @@ def test_bad_arguments_get_clear_errors(tmp_path: Path) -> None:
     assert bad_record.exit_code == 2 and "not a Parley game record" in bad_record.output
     missing = runner.invoke(app, ["replay", str(tmp_path / "nope.json")])
     assert missing.exit_code == 2 and "cannot read" in missing.output
+
+
+def test_version_is_the_packages() -> None:
+    import parley
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout == f"parley {parley.__version__}\n"
+
+
+def test_diplomacy_legal_indents_as_told() -> None:
+    position = (Path(__file__).parents[1] / "examples" / "position.json").read_text()
+    wide = runner.invoke(app, ["diplomacy", "legal", "--power", "france"], input=position)
+    flat = runner.invoke(
+        app, ["diplomacy", "legal", "--power", "france", "--indent", "0"], input=position
+    )
+    four = runner.invoke(
+        app, ["diplomacy", "legal", "--power", "france", "--indent", "4"], input=position
+    )
+    assert wide.exit_code == flat.exit_code == four.exit_code == 0, wide.output
+    assert json.loads(wide.stdout) == json.loads(flat.stdout) == json.loads(four.stdout)
+    assert flat.stdout.count("\n") == 1 and '\n    "' in four.stdout and '\n  "' in wide.stdout
+    assert "F BRE - MAO" in json.loads(flat.stdout)["BRE"]

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+import parley
 from parley import games
 from parley.kernel import (
     Match,
@@ -29,6 +30,24 @@ app = typer.Typer(
 )
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)  # an error stays one line
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"parley {parley.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Parley: multiplayer games of conquest and negotiation."""
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:

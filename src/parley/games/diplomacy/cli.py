@@ -63,7 +63,7 @@ MapOpt = Annotated[
 def adjudicate_command(
     source: InputArg = None,
     map_file: MapOpt = None,
-    indent: Annotated[int, typer.Option(help="Indentation of the JSON output.")] = 2,
+    indent: Annotated[int, typer.Option(help="Indentation of the JSON output (0: one line).")] = 2,
 ) -> None:
     """Read a position and orders as JSON; write every order's result and the next position."""
     obj = _read(source)
@@ -79,6 +79,7 @@ def legal_command(
     source: InputArg = None,
     map_file: MapOpt = None,
     power: Annotated[str | None, typer.Option(help="Only this power's orders.")] = None,
+    indent: Annotated[int, typer.Option(help="Indentation of the JSON output (0: one line).")] = 2,
 ) -> None:
     """Read a position as JSON; write the legal orders of every unit (or power, in winter)."""
     obj = _read(source)
@@ -97,4 +98,5 @@ def legal_command(
     if wanted is not None and wanted not in dip.power_index:
         raise _fail(f"{power!r} is not a power of the {dip.name} map")
     found = legal_orders(pos, wanted)
-    typer.echo(json.dumps({k: [format_order(o) for o in v] for k, v in found.items()}, indent=2))
+    orders = {k: [format_order(o) for o in v] for k, v in found.items()}
+    typer.echo(json.dumps(orders, indent=indent or None))
