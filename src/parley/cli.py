@@ -163,9 +163,11 @@ def replay_command(
 
 # --- commands from other packages: one line each --------------------------------------
 
-from parley.server.cli import serve  # noqa: E402
+from parley.server.cli import backup_command, restore_command, serve  # noqa: E402
 
 app.command("serve")(serve)
+app.command("backup")(backup_command)
+app.command("restore")(restore_command)
 
 from parley.agents.arena.cli import arena_command  # noqa: E402
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -120,3 +121,45 @@ def _safe(url: str) -> str:
     scheme, _, creds = head.partition("//")
     user = creds.split(":", 1)[0]
     return f"{scheme}//{user}:***@{tail}"
+
+
+def _database(url: str | None) -> str:
+    return url or os.environ.get("PARLEY_DATABASE_URL") or default_database_url()
+
+
+def backup_command(
+    destination: Annotated[Path, typer.Argument(help="The backup file to write.")],
+    database_url: Annotated[
+        str | None,
+        typer.Option(help="The database to back up (default: as `parley serve` would use)."),
+    ] = None,
+    overwrite: Annotated[bool, typer.Option(help="Replace an existing backup file.")] = False,
+) -> None:
+    """Back up the database while the server runs (SQLite's online backup, or pg_dump)."""
+    from .backup import BackupError, backup
+
+    try:
+        typer.echo(backup(_database(database_url), destination, overwrite=overwrite))
+    except (BackupError, OSError) as err:
+        typer.echo(f"parley backup: {err}", err=True)
+        raise typer.Exit(2) from None
+
+
+def restore_command(
+    source: Annotated[Path, typer.Argument(help="A file written by `parley backup`.")],
+    database_url: Annotated[
+        str | None,
+        typer.Option(help="The database to restore into (default: as `parley serve` would use)."),
+    ] = None,
+    overwrite: Annotated[
+        bool, typer.Option(help="Replace a database that exists (stop its server first).")
+    ] = False,
+) -> None:
+    """Restore a backup into a database whose server is stopped (or a new one)."""
+    from .backup import BackupError, restore
+
+    try:
+        typer.echo(restore(source, _database(database_url), overwrite=overwrite))
+    except (BackupError, OSError) as err:
+        typer.echo(f"parley restore: {err}", err=True)
+        raise typer.Exit(2) from None
