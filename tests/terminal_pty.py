@@ -112,3 +112,39 @@ def options_after(term: Pty) -> dict[str, list[str]]:
             current = line.strip().rstrip(":")
             groups.setdefault(current, [])
     return groups
+
+
+def first_choice(term: Pty) -> str:
+    """Send `options` and read the first action it lists (a line that heads no group)."""
+    term.send("options")
+    block = term.expect(r"Legal now:\n(.*?)> ").group(1)
+    for line in block.splitlines():
+        text = line.strip()
+        if (
+            text
+            and not text.endswith(":")
+            and line.startswith("  ")
+            and not line.startswith("You may also")
+        ):
+            return text
+    raise AssertionError(f"no action in:\n{block}")
+
+
+def play_to_the_end(term: Pty, prompts: int = 400) -> int:
+    """Answer every prompt until the final ranks: an owed decision with the first action
+    listed (drafted orders: `done`), an out-of-turn one with Enter. Returns the prompts."""
+    for answered in range(prompts):
+        found = term.expect(
+            r"(Your turn[^\n]*|You may act out of turn[^\n]*)\n|(Final ranks:\n)", timeout=60
+        )
+        if found.group(2):
+            return answered
+        title = found.group(1)
+        head = term.expect(r"(Draft your orders)?.*?> ").group(1)
+        if not title.startswith("Your turn"):
+            term.send("")
+        elif head:
+            term.send("done")
+        else:
+            term.send(first_choice(term))
+    raise AssertionError(f"no end after {prompts} prompts:\n{term.text[-3000:]}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -123,3 +124,79 @@ def test_games_on_a_narrow_terminal_wraps_values_instead_of_cutting_them(
     wide = start(terms, "games", columns=400)
     assert wide.finish() == 0
     assert "Parley games" in wide.text and "so-long-sucker, solongsucker, sls" in wide.text
+
+
+DRAFTED = r"Drafted \(FRANCE: Spring 1901 movement\); 'done' submits:\n((?:  [^\n]*\n)+)> "
+
+
+def test_diplomacy_orders_are_drafted_listed_changed_removed_and_sent_with_done(
+    terms: list[Pty], tmp_path: Path
+) -> None:
+    record = tmp_path / "dip.json"
+    term = start(
+        terms, "play", "dip", "--seat", "3", "-o", "year_limit=1901", "--save", str(record)
+    )
+    term.expect(r"Your turn: Spring 1901 movement\nDraft your orders: one a line, or several ")
+    first = term.expect(DRAFTED).group(1)
+    assert first.count("(no order yet: the default)") == 3
+
+    # Two orders on separate lines, each listed as drafted.
+    term.send("A PAR - BUR")
+    assert "  A PAR  A PAR - BUR\n" in term.expect(DRAFTED).group(1)
+    term.send("f bre - mao")
+    listing = term.expect(DRAFTED).group(1)
+    assert "  F BRE  F BRE - MAO\n" in listing and "  A PAR  A PAR - BUR\n" in listing
+    assert "  A MAR  (no order yet: the default)\n" in listing
+
+    # A new order for a unit replaces its draft; `remove` takes one back.
+    term.send("A PAR - PIC")
+    listing = term.expect(DRAFTED).group(1)
+    assert "  A PAR  A PAR - PIC\n" in listing and "A PAR - BUR" not in listing
+    term.send("remove F BRE")
+    term.expect(r"Removed F BRE - MAO\.\n")
+    assert "  F BRE  (no order yet: the default)\n" in term.expect(DRAFTED).group(1)
+    term.send("remove A VIE")
+    term.expect(r"No drafted order for A VIE; drafted: A PAR - PIC\.\n")
+
+    # A fleet named where Paris holds an army: refused aloud, the draft unchanged.
+    term.send("F PAR - BUR")
+    term.expect(r"Not drafted: F PAR - BUR does not match the board: there it can only be ")
+    term.expect(r"A PAR - BUR")
+    assert "  A PAR  A PAR - PIC\n" in term.expect(DRAFTED).group(1)
+    # A missing unit letter is filled in by the game, and said so.
+    term.send("MAR - GAS")
+    term.expect(r"MAR - GAS is read as A MAR - GAS\.\n")
+    term.expect(DRAFTED)
+
+    # Several at once, with ';' or ','; a bad one is refused and the good ones kept.
+    term.send("A MAR - SPA, F BRE - XYZ; F BRE - PIC")
+    term.expect(r"Not drafted: cannot understand 'xyz' in 'F BRE - XYZ'")
+    listing = term.expect(DRAFTED).group(1)
+    assert "  A MAR  A MAR - SPA\n" in listing and "  F BRE  F BRE - PIC\n" in listing
+
+    term.send("help")
+    term.expect(r"remove <unit> +take a unit's draft back")
+    term.expect(r"done +submit the drafted orders")
+    term.expect(r"Nothing is submitted before 'done'\.\n")
+    term.send("clear")
+    term.expect(r"Every draft is taken back\.\n")
+    term.expect(DRAFTED)
+    term.send("A PAR - PIC; A MAR - SPA")
+    term.expect(DRAFTED)
+
+    # Nothing was submitted, let alone judged, before `done`.
+    assert "FRANCE (you):" not in term.text and "Results of" not in term.text
+    term.send("done")
+    term.expect(r"\d+ FRANCE \(you\): A MAR - SPA; A PAR - PIC\n")
+    term.expect(r"· Results of S1901M:\n")
+    term.expect(r"  FRANCE   A MAR - SPA: \w+")
+    term.expect(r"  FRANCE   A PAR - PIC: \w+")
+    term.expect(r"  FRANCE   F BRE H: held")
+    term.expect(r"Your turn: Fall 1901 movement\n")
+    term.expect(r"> ")
+    term.send("quit")
+    assert term.finish() == 0
+    assert "Traceback" not in term.text
+    saved = json.loads(record.read_text())
+    france = [e for e in saved["entries"] if e.get("type") == "action" and e["seat"] == 2]
+    assert [e["notation"] for e in france] == ["A MAR - SPA; A PAR - PIC"]
