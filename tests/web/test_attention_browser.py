@@ -52,13 +52,15 @@ def test_title_warning_and_notifications(people: People) -> None:
     expect(page.locator("#map .unit").first).to_be_visible()
     page.click("#menu-button")
     page.click("#notify-allow")
-    expect(page).to_have_title(re.compile(r"^\(1\) Parley — orders due in \d+ s$"))
+    expect(page).to_have_title(re.compile(r"^\(Your move\) Parley — orders due in \d+ s$"))
 
     # Bob writes to Alice: counted in the title and announced.
     seat = server.api("GET", f"/api/games/{gid}/state", token)["viewer"]["seat"]
     press = {"text": "Shall we split Belgium?", "to": [seat]}
     server.api("POST", f"/api/games/{gid}/press", bob["token"], json=press)
-    expect(page).to_have_title(re.compile(r"^\(2\) Parley — orders due in \d+ s$"))
+    expect(page).to_have_title(
+        re.compile(r"^\(Your move\) \(1\) Parley — orders due in \d+ s$")
+    )
     page.wait_for_function("window.__notes.some(n => n.body.includes('split Belgium'))")
 
     # The last quarter of the period: a warning on the page and a notification.

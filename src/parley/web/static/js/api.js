@@ -39,6 +39,9 @@ export const ROUTES = {
   saveDraft: (id) => ["POST", `/api/games/${enc(id)}/draft`],
   history: (id, since) => ["GET", `/api/games/${enc(id)}/history?since=${enc(since)}&limit=10000`],
   press: (id) => ["POST", `/api/games/${enc(id)}/press`],
+  // The waiting room's table chat before the start (members only).
+  waitingRoom: (id) => ["GET", `/api/games/${enc(id)}/waiting-room`],
+  sayInWaitingRoom: (id) => ["POST", `/api/games/${enc(id)}/waiting-room`],
   draw: (id) => ["POST", `/api/games/${enc(id)}/draw`],
   record: (id) => ["GET", `/api/games/${enc(id)}/record`],
   // The viewer's observation as it was after the first `seq` entries (earlier phases).
@@ -144,6 +147,8 @@ export const api = {
   draft: (id) => call(ROUTES.draft(id)),
   saveDraft: (id, req) => call(ROUTES.saveDraft(id), req),
   press: (id, req) => call(ROUTES.press(id), req),
+  waitingRoom: (id) => call(ROUTES.waitingRoom(id)),
+  sayInWaitingRoom: (id, text) => call(ROUTES.sayInWaitingRoom(id), { text }),
   draw: (id, accept) => call(ROUTES.draw(id), { accept }),
   stateAt: (id, seq) => (ROUTES.stateAt ? call(ROUTES.stateAt(id, seq)) : Promise.resolve(null)),
   steps: (id) => (ROUTES.steps ? call(ROUTES.steps(id)) : Promise.resolve(null)),

@@ -1,5 +1,5 @@
-// What waits for the player, told outside the board: the tab's title ("(2) Parley — orders
-// due in 3 h"), a warning on the page when a deadline draws near and the seat still owes
+// What waits for the player, told outside the board: the tab's title ("(Your move) (2)
+// Parley — orders due in 3 h": the table waits for you, two unread messages), a warning on the page when a deadline draws near and the seat still owes
 // (parts without a choice, or not ready), and, once the player allows it, the browser's
 // notifications for a new step owing them a decision, press addressed to them and the
 // deadline drawing near. Everything comes from the server's state, summary and entries.
@@ -87,13 +87,14 @@ export class Attention {
     const owing = this.owing();
     const left = this.left();
     const unread = view.chat ? view.chat.unreadTotal() : 0;
-    const waits = unread + (owing && !owing.ready ? 1 : 0);
+    // "(Your move)" while the table waits for this seat (the server's `table`), then unread.
+    const mine = view.waitsForMe ? view.waitsForMe() : Boolean(owing && !owing.ready);
     let what = summary.name;
     const talk = view.negotiation ? view.negotiation() : null;
     if (talk && left !== null && left > 0) what = `negotiation round ${talk.round} of ${talk.rounds} ends in ${shortTime(left)}`;
     else if (owing && !owing.ready && left !== null && left > 0) what = `${owing.kind} due in ${shortTime(left)}`;
     else if (owing && owing.ready) what = `ready — ${summary.name}`;
-    document.title = `${waits ? `(${waits}) ` : ""}Parley — ${what}`;
+    document.title = `${mine ? "(Your move) " : ""}${unread ? `(${unread}) ` : ""}Parley — ${what}`;
     this.warn(owing, left);
     this.announceStep(owing);
   }

@@ -9,7 +9,7 @@ import { byId, dialog, fill, formatDuration, formatPeriod, h, plural, s, toast }
 import { gameModule } from "./games.js";
 import { GenericBoard } from "./generic.js";
 import { LiveGame } from "./live.js";
-import { gameTypes, negotiationLabel } from "./lobby.js";
+import { gameTypes, negotiationLabel, seedParagraph } from "./lobby.js";
 
 function errorText(err) {
   return (err && err.message) || String(err);
@@ -229,7 +229,13 @@ export class GameView {
   seatLabel(seat) {
     const s = this.summary && this.summary.seats ? this.summary.seats[seat] : null;
     if (!s) return `seat ${seat}`;
-    return s.player ? `${s.name} (${s.player})` : s.name;
+    const name = this.displayName(s.name);
+    return s.player ? `${name} (${s.player})` : name;
+  }
+
+  /** A seat's name as the game's screens spell it (Diplomacy: "France"). */
+  displayName(name) {
+    return this.renderer && this.renderer.displayName ? this.renderer.displayName(name) : name;
   }
 
   entryList() {
@@ -295,6 +301,7 @@ export class GameView {
       },
       mySeat: () => this.mySeat(),
       seatLabel: (seat) => this.seatLabel(seat),
+      seatName: (seat) => this.seatName(seat),
       act: (body) => this.act(body),
       // Saved orders: the seat's parts go to the server as they are entered (see drafts.js).
       loadDraft: () => api.draft(this.gameId),
@@ -423,6 +430,8 @@ export class GameView {
       " ",
       h("button", { type: "button", class: "small", id: "negotiation-chat", onClick: () => this.showTab("chat") }, "Open the chat"),
     );
+    // Who the table waits for (the server's `table`: done or not, never what was chosen).
+    this.waitEl = h("div", { class: "banner banner-wait", id: "waiting-for", role: "status", hidden: true });
     this.tabBar = h("div", { class: "tabs", role: "tablist" });
     this.tabBody = h("div", { class: "tab-body" });
     this.playersEl = h("div", { class: "players-tab" });
@@ -447,6 +456,7 @@ export class GameView {
       h("div", { class: "offline-banner", hidden: true, role: "alert" }, "Connection lost. Your orders and messages are kept; the page reconnects by itself and catches up."),
       this.banners,
       this.talkEl,
+      this.waitEl,
       this.attention.element(),
       h("div", { class: "game-layout" }, this.boardEl, h("aside", { class: "side" }, this.tabBar, this.tabBody)),
       this.overEl,
@@ -478,6 +488,7 @@ export class GameView {
     this.showHeader();
     this.showBanners();
     this.showNegotiation();
+    this.showWaiting();
     this.showPlayers();
     this.showLog();
     this.showOver();
@@ -640,20 +651,59 @@ export class GameView {
     fill(this.banners, parts);
   }
 
+  /** The step's table as the server tells it: {waiting, done} seat lists (empty when none). */
+  table() {
+    const t = this.state && this.state.table;
+    if (!t || !this.summary || this.summary.status !== "active" || this.negotiation()) return { waiting: [], done: [] };
+    return { waiting: t.waiting || [], done: t.done || [] };
+  }
+
+  /** Whether the table waits for this viewer's seat now. */
+  waitsForMe() {
+    const me = this.mySeat();
+    return me !== null && this.table().waiting.includes(me);
+  }
+
+  seatName(seat) {
+    const s = this.summary && this.summary.seats ? this.summary.seats[seat] : null;
+    return s ? this.displayName(s.name) : `seat ${seat}`;
+  }
+
+  showWaiting() {
+    if (!this.waitEl) return;
+    const { waiting, done } = this.table();
+    this.waitEl.hidden = !waiting.length;
+    if (!waiting.length) return;
+    const me = this.mySeat();
+    const others = waiting.filter((s) => s !== me).map((s) => this.seatName(s));
+    const all = waiting.length + done.length;
+    const count = all > 1 ? ` (${done.length} of ${all} done)` : "";
+    const parts = [];
+    if (waiting.includes(me)) {
+      parts.push(h("strong", {}, "Your move: "), others.length ? `the table waits for you and for ${others.join(", ")}${count}.` : `the table is waiting for you${count}.`);
+    } else {
+      parts.push(`Waiting for ${others.join(", ")}${count}.`);
+    }
+    if (done.length) parts.push(h("span", { class: "muted" }, ` Done: ${done.map((s) => this.seatName(s)).join(", ")}.`));
+    this.waitEl.classList.toggle("mine", waiting.includes(me));
+    fill(this.waitEl, h("span", { id: "waiting-text" }, parts));
+  }
+
   showPlayers() {
     const g = this.summary;
-    const obs = this.state && this.state.observation;
-    const owing = new Set(obs && obs.turn ? obs.turn.owed.map((o) => o.seat) : []);
+    const table = this.table();
+    const waiting = new Set(table.waiting);
+    const done = new Set(table.done);
     const talking = Boolean(this.negotiation());  // nobody acts in a negotiation round
     const colour = (i) => (this.renderer.seatColour ? this.renderer.seatColour(i) : "#888");
     const rows = (g.seats || []).map((seat) =>
       h(
         "tr",
         { class: seat.seat === this.mySeat() ? "me" : "" },
-        h("td", {}, h("span", { class: "swatch", style: { background: colour(seat.seat) } }), seat.name),
+        h("td", {}, h("span", { class: "swatch", style: { background: colour(seat.seat) } }), this.displayName(seat.name)),
         h("td", {}, seat.player || "—", seat.bot ? h("span", { class: "badge badge-bot" }, `bot: ${seat.bot}`) : null),
         h("td", {}, seat.controller === "human" ? (seat.user ? "playing" : "open seat") : seat.controller === "bot" ? "bot" : "civil disorder", seat.missed ? ` · missed ${seat.missed}` : ""),
-        h("td", {}, owing.has(seat.seat) ? (talking ? "talking" : "to act") : ""),
+        h("td", { class: "turn-cell", dataset: { seat: seat.seat } }, talking ? "talking" : waiting.has(seat.seat) ? "to act" : done.has(seat.seat) ? "✓ done" : ""),
         this.you && this.you.host && g.status === "active" && seat.controller !== "bot" && !(seat.controller === "human" && seat.user)
           ? h("td", {}, h("button", { type: "button", class: "small", onClick: () => this.seatToBot(seat.seat) }, "give to a bot"))
           : h("td"),
@@ -664,6 +714,7 @@ export class GameView {
       h("table", { class: "players" }, h("thead", {}, h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Player"), h("th", {}, "Status"), h("th", {}, "Turn"), h("th"))), h("tbody", {}, rows)),
       h("p", { class: "muted small" }, `${plural(g.spectators, "spectator")} watching · host ${g.host || "?"} · ${formatPeriod(g.period_seconds)} per turn${g.negotiation ? ` · negotiation: ${negotiationLabel(g.negotiation)}` : ""} · game id `, h("code", {}, g.id)),
       g.description ? h("p", { class: "small" }, g.description) : null,
+      seedParagraph(g),
     );
   }
 
@@ -778,6 +829,7 @@ export class GameView {
           h("h1", {}, g.name),
           h("p", { class: "muted" }, `${g.title} · ${g.seat_count} players · ${formatPeriod(g.period_seconds)} per turn · press: ${g.press}${g.negotiation ? ` · negotiation: ${negotiationLabel(g.negotiation)}` : ""}${g.private ? " · private" : ""}`),
           g.description ? h("p", { class: "description" }, g.description) : null,
+          seedParagraph(g),
           h(
             "div",
             { class: "share" },
@@ -804,10 +856,52 @@ export class GameView {
               )
             : h("p", { class: "muted" }, `Waiting for ${g.host || "the host"} to start the game.`),
           message,
+          this.waitingRoom(),
           h("div", { class: "row" }, h("button", { type: "button", id: "lobby-leave", onClick: () => this.leave() }, "Leave"), h("a", { href: "#/" }, "Back to the lobby")),
         ),
       ),
     );
+  }
+
+  /** The table chat before the start: built once (the draft being typed survives updates). */
+  waitingRoom() {
+    const g = this.summary;
+    if (g.press === "none") return h("p", { class: "muted small", id: "waiting-room-off" }, "No chat: this game is played without press (gunboat).");
+    if (!this.room) {
+      const list = h("ol", { class: "waiting-chat", id: "waiting-chat", "aria-live": "polite", tabindex: 0, "aria-label": "messages in the waiting room" });
+      const text = h("textarea", { id: "waiting-text", rows: 2, maxlength: 2000, placeholder: "Say hello, agree on house rules…", "aria-label": "message to the table" });
+      const error = h("p", { class: "form-error", role: "alert", id: "waiting-error" });
+      const show = (messages) => {
+        fill(list, messages.length ? messages.map((m) => h("li", {}, h("strong", {}, m.by || "?"), " ", h("span", { class: "muted small" }, new Date(m.at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })), h("div", { class: "waiting-text" }, m.text))) : h("li", { class: "muted" }, "No message yet."));
+        list.scrollTop = list.scrollHeight;
+      };
+      const send = async (event) => {
+        event.preventDefault();
+        error.textContent = "";
+        if (!text.value.trim()) {
+          error.textContent = "Write something first.";
+          return;
+        }
+        try {
+          const out = await api.sayInWaitingRoom(this.gameId, text.value);
+          text.value = "";  // kept until the server took it: a refusal loses nothing
+          this.room.count = out.messages.length;
+          show(out.messages);
+        } catch (err) {
+          error.textContent = errorText(err);
+        }
+      };
+      const form = h("form", { class: "waiting-form", onSubmit: send }, text, h("button", { type: "submit", class: "primary", id: "waiting-send" }, "Send"));
+      text.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" && !event.shiftKey) send(event);
+      });
+      this.room = { el: h("section", { class: "waiting-room", id: "waiting-room" }, h("h2", {}, "Table chat"), list, form, error), show, count: -1 };
+    }
+    if (this.room.count !== g.waiting_chat) {
+      this.room.count = g.waiting_chat;
+      api.waitingRoom(this.gameId).then((out) => this.room.show(out.messages), (err) => this.room.show([]) || toast(errorText(err), "error"));
+    }
+    return this.room.el;
   }
 
   // --- commands ----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Signing in, the list of games, creating a game and joining one by its id.
 
 import { api, ApiError, session } from "./api.js";
-import { fill, formatPeriod, h, toast } from "./dom.js";
+import { fill, formatDuration, formatPeriod, h, toast } from "./dom.js";
 
 const PERIODS = [
   [60, "1 minute"],
@@ -129,6 +129,14 @@ function seatsText(game) {
   return `${game.seat_count} seats, ${people} human`;
 }
 
+/** "Your move: orders · due in 3 h" where the game waits for you (null elsewhere). */
+function yourMove(game) {
+  if (!game.you || !game.you.owed || game.status !== "active") return null;
+  const left = game.deadline ? ` · due in ${formatDuration(game.deadline.remaining_seconds)}` : "";
+  const at = game.deadline ? new Date(Date.now() + game.deadline.remaining_seconds * 1000) : null;
+  return h("span", { class: "badge badge-move", title: at ? `deadline ${at.toLocaleString()}` : "" }, `Your move: ${game.you.owed}${left}`);
+}
+
 function gameRow(game, { joinable }) {
   const open = h("a", { class: "button", href: `#/game/${encodeURIComponent(game.id)}` }, game.you ? "Open" : "View");
   const actions = [open];
@@ -183,15 +191,51 @@ function gameRow(game, { joinable }) {
         "div",
         { class: "game-row-meta" },
         statusBadge(game.status),
+        yourMove(game),
         h("span", {}, seatsText(game)),
         h("span", {}, `${formatPeriod(game.period_seconds)} per turn`),
         game.host ? h("span", {}, `host ${game.host}`) : null,
         game.private ? h("span", { class: "badge" }, "private") : null,
+        seedBadge(game),
         h("code", { class: "game-id", title: "game id" }, game.id),
       ),
     ),
     h("div", { class: "game-row-actions" }, actions),
   );
+}
+
+/**
+ * What a game's seed means for its hidden chance, from the server's `seed_source`: a short
+ * label and a sentence, or null when the server drew the seed (nothing to tell).
+ */
+export function seedNote(game) {
+  if (game.seed_source === "host-fixed") {
+    return {
+      label: "fixed seed",
+      text: "Fixed seed: the host chose the seed and this server uses it as given, so the host can know every hidden draw (cards, hiding places, the seat draw).",
+      fixed: true,
+    };
+  }
+  if (game.seed_source === "host-mixed") {
+    return {
+      label: "host seed, mixed",
+      text: "The host chose a seed; the server mixed it with a secret of its own, so nobody can foresee a hidden draw.",
+      fixed: false,
+    };
+  }
+  return null;
+}
+
+/** The lobby row's badge for a game whose host chose its seed. */
+function seedBadge(game) {
+  const note = seedNote(game);
+  return note ? h("span", { class: note.fixed ? "badge badge-seed" : "badge", title: note.text }, note.label) : null;
+}
+
+/** The game page's sentence about the seed (empty when the server drew it). */
+export function seedParagraph(game) {
+  const note = seedNote(game);
+  return note ? h("p", { class: `small seed-note${note.fixed ? " fixed" : ""}`, id: "seed-note" }, note.text) : null;
 }
 
 export class LobbyView {
@@ -228,7 +272,9 @@ export class LobbyView {
   async refresh() {
     try {
       const [mine, open] = await Promise.all([api.myGames(), api.openGames()]);
-      const active = mine.games.filter((g) => g.status === "lobby" || g.status === "active");
+      // Games waiting for your move first (the server's `you.owed`), soonest deadline first.
+      const due = (g) => (g.you && g.you.owed ? (g.deadline ? g.deadline.remaining_seconds : 1e12) : Infinity);
+      const active = mine.games.filter((g) => g.status === "lobby" || g.status === "active").sort((a, b) => due(a) - due(b));
       const done = mine.games.filter((g) => g.status !== "lobby" && g.status !== "active");
       fill(
         this.mine,

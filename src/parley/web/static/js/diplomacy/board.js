@@ -77,6 +77,11 @@ export class DiplomacyBoard {
     return PALETTE[seat % PALETTE.length];
   }
 
+  /** A power's name as every screen spells it ("France", never "FRANCE"). */
+  displayName(name) {
+    return titleCase(name);
+  }
+
   headline() {
     const pos = this.position();
     const code = pos ? pos.phase : "";
@@ -1144,7 +1149,9 @@ export class DiplomacyBoard {
     if (this.ctx.summary.status !== "active") return "";
     const talk = this.ctx.state.negotiation;
     if (talk && talk.round) return `Negotiation round ${talk.round} of ${talk.rounds} is on: orders open after round ${talk.rounds}. Talk in the Chat meanwhile.`;
-    const owed = obs.turn.owed.map((o) => obs.seats[o.seat]);
+    // Who is still to say they are done (the server's `table`; a ready power is not waited for).
+    const table = this.ctx.state.table || { waiting: obs.turn.owed.map((o) => o.seat), done: [] };
+    const owed = table.waiting.map((seat) => titleCase(obs.seats[seat]));
     const me = this.ctx.mySeat();
     if (me === null) return owed.length ? `Waiting for orders from ${owed.join(", ")}.` : "";
     const mine = obs.turn.owed.some((o) => o.seat === me) || obs.turn.anytime.includes(me);
@@ -1156,7 +1163,9 @@ export class DiplomacyBoard {
     const obs = this.ctx.state.observation;
     const pos = this.obsView().position;
     const submitted = new Set(this.obsView().submitted || []);
-    const owed = new Set(obs.turn.owed.map((o) => o.seat));
+    const table = this.ctx.state.table || { waiting: obs.turn.owed.map((o) => o.seat), done: [] };
+    const waiting = new Set(table.waiting);
+    const done = new Set(table.done);
     const seats = this.ctx.summary.seats || [];
     fill(
       this.legend,
@@ -1164,7 +1173,8 @@ export class DiplomacyBoard {
         const centres = (pos.centres[power] || []).length;
         const units = (pos.units[power] || []).length;
         const talking = Boolean(this.ctx.state.negotiation && this.ctx.state.negotiation.round);
-        const status = submitted.has(power) ? "✓ orders in" : talking ? "" : owed.has(i) ? "ordering…" : "";
+        // Done or not, never what: "✓ ready" once the power's player said so.
+        const status = submitted.has(power) ? "✓ orders in" : talking ? "" : done.has(i) ? "✓ ready" : waiting.has(i) ? "ordering…" : "";
         const adj = (this.obsView().adjustments || {})[power];
         return h(
           "div",
@@ -1173,7 +1183,7 @@ export class DiplomacyBoard {
           h("span", { class: "power-name" }, titleCase(power)),
           h("span", { class: "power-player muted" }, seats[i] && seats[i].player ? seats[i].player : ""),
           h("span", { class: "power-count", title: "supply centres · units" }, `${centres} SC · ${units} u${adj ? ` · ${adj > 0 ? `+${adj}` : adj}` : ""}`),
-          h("span", { class: ["power-status", submitted.has(power) && "done"] }, status),
+          h("span", { class: ["power-status", (submitted.has(power) || done.has(i)) && "done"] }, status),
         );
       }),
     );
