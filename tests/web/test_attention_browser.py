@@ -58,9 +58,7 @@ def test_title_warning_and_notifications(people: People) -> None:
     seat = server.api("GET", f"/api/games/{gid}/state", token)["viewer"]["seat"]
     press = {"text": "Shall we split Belgium?", "to": [seat]}
     server.api("POST", f"/api/games/{gid}/press", bob["token"], json=press)
-    expect(page).to_have_title(
-        re.compile(r"^\(Your move\) \(1\) Parley — orders due in \d+ s$")
-    )
+    expect(page).to_have_title(re.compile(r"^\(Your move\) \(1\) Parley — orders due in \d+ s$"))
     page.wait_for_function("window.__notes.some(n => n.body.includes('split Belgium'))")
 
     # The last quarter of the period: a warning on the page and a notification.
