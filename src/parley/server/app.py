@@ -27,6 +27,7 @@ import parley
 from parley.kernel import ParleyError
 
 from .api import account as account_api
+from .api import docs as docs_api
 from .api import drafts as drafts_api
 from .api import games as games_api
 from .api import meta as meta_api
@@ -184,7 +185,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=parley.__version__,
         summary="Multiplayer games of conquest and negotiation: lobby, seats, deadlines, press.",
         lifespan=lifespan,
+        docs_url=None,  # served by docs_api, with Swagger UI's files from this server
+        redoc_url=None,  # ReDoc would load from a CDN
     )
+    docs_api.install(app)
     app.state.services = services
     app.state.notifier = notifier
     for router in (meta_api.router, users_api.router, games_api.router, play_api.router):
