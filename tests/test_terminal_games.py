@@ -2,7 +2,8 @@
 
 The human answers every owed prompt with the first action `options` lists (Diplomacy:
 `done`, so the units hold). The record is saved, replayed here one entry at a time, and
-every event the human's seat could see after each action must be on the screen, in order.
+every event the human's seat could see after each action must be on the screen, in order,
+in play and again in `parley replay`.
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ def play(terms: list[Pty], tmp_path: Path, *args: str) -> tuple[str, list[str]]:
     assert text.count("Game over") == 1, text[-3000:]
     events = events_seen(json.loads(record.read_text()), 0)
     in_order(text, events)
+    # Replayed as the same seat, the record tells the same events, and the end once.
+    again = Pty("replay", str(record), "--seat", "1", columns=200)
+    terms.append(again)
+    assert again.finish() == 0
+    assert again.text.count("Game over") == 1 and "Traceback" not in again.text
+    in_order(again.text, events)
     return text, events
 
 

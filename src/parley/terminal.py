@@ -646,8 +646,10 @@ def replay_record(
 
     final = replay(rules, record, on_step=show)
     narrator = narrators[0] if narrators else Narrator(final, viewer, console)
-    plain(console, "Final board:" if final.is_over else "The board:", "bold")
-    narrator.board()
+    narrator.tell()  # a record without entries: what the setup did
+    if pause is None or not narrators:  # stepping showed the board after the last entry
+        plain(console, "Final board:" if final.is_over else "The board:", "bold")
+        narrator.board()
     if final.is_over:
         narrator.ranks()
     else:
