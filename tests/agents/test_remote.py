@@ -228,9 +228,15 @@ def test_a_model_endpoint_that_fails_costs_the_seat_its_choice_not_the_game(
 # --- MCP -------------------------------------------------------------------------------------
 
 TOOLS = {
+    "list_game_types",
     "list_games",
+    "create_game",
     "join_game",
+    "add_bots",
+    "start_game",
+    "get_state",
     "get_decision",
+    "wait_for_decision",
     "read_press",
     "send_press",
     "submit_action",
@@ -282,19 +288,18 @@ def test_mcp_tools_play_a_seat_through_the_sdk_client(server: Server) -> None:
                     "submit_action",
                     {
                         "game_id": game["id"],
-                        "decision": decision["decision"],
+                        "decision_id": pending["decision_id"],
                         "options": list(groups.values()),
                     },
                 )
             )
             assert answered["status"] == "accepted", answered
-            refused = _data(
-                await client.call_tool(
-                    "submit_action",
-                    {"game_id": game["id"], "decision": "nonsense", "action": "A PAR H"},
-                )
+            refused = await client.call_tool(
+                "submit_action",
+                {"game_id": game["id"], "decision_id": f"{game['id']}.0.999", "action": "A PAR H"},
             )
-            assert refused["ok"] is False and refused["http_status"] in (404, 409, 422)
+            assert refused.is_error
+            assert any(f"HTTP {n}" in refused.content[0].text for n in (404, 409, 422))
 
     asyncio.run(session())
 
@@ -322,7 +327,7 @@ def test_the_tools_are_offered_as_openai_functions() -> None:
     specs = asyncio.run(openai_tools(build_server(ParleyClient("http://127.0.0.1:1"))))
     assert {s["function"]["name"] for s in specs} == TOOLS
     submit = next(s for s in specs if s["function"]["name"] == "submit_action")["function"]
-    assert submit["parameters"]["required"] == ["game_id", "decision"]
+    assert submit["parameters"]["required"] == ["game_id", "decision_id"]
     assert "private" in submit["description"]
 
 

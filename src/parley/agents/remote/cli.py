@@ -29,6 +29,18 @@ def mcp_command(
     transport: Annotated[str, typer.Option(help="stdio, or http (streamable HTTP)")] = "stdio",
     host: Annotated[str, typer.Option(help="where the http transport listens")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="where the http transport listens")] = 8765,
+    mcp_token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="PARLEY_MCP_TOKEN",
+            help="http: the bearer token MCP clients must send (default: one made and "
+            "printed at start; required beyond loopback)",
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(help="http: another name clients may reach this server by (Host check)"),
+    ] = None,
     schema: Annotated[
         bool, typer.Option("--openai-schema", help="print the tools as OpenAI functions")
     ] = False,
@@ -39,6 +51,13 @@ def mcp_command(
 
     if transport not in ("stdio", "http"):
         raise _fail(f"the transport is stdio or http, not {transport!r}")
+    if transport == "http" and not schema:
+        from .serve import TokenRefused, server_token
+
+        try:
+            guard, made = server_token(mcp_token, host)
+        except TokenRefused as err:
+            raise _fail(str(err)) from err
     client = ParleyClient(server, token)
     mcp = build_server(client)
     if schema:
@@ -55,7 +74,12 @@ def mcp_command(
     if transport == "stdio":
         mcp.run("stdio")
     else:
-        mcp.run("streamable-http", host=host, port=port)
+        from .serve import serve_http
+
+        if made:  # shown once: the user passes it to the MCP client
+            typer.echo(f"MCP clients send 'Authorization: Bearer {guard}'", err=True)
+        typer.echo(f"serving MCP at http://{host}:{port}/mcp", err=True)
+        serve_http(mcp, host=host, port=port, token=guard, allow_hosts=allow_host or ())
 
 
 def agent_command(

@@ -242,7 +242,7 @@ class LLMPlayer:
     async def _submit(
         self, game_id: str, d: dict[str, Any], args: dict[str, Any], words: str
     ) -> dict[str, Any]:
-        args = {**args, "game_id": game_id, "decision": d["decision"]}
+        args = {**args, "game_id": game_id, "decision_id": d["decision"]}
         if not args.get("reasoning") and words:
             args["reasoning"] = words
         result = await call(self.server, "submit_action", args)
