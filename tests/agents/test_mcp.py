@@ -505,3 +505,30 @@ def test_json_answers_keep_their_shape(server: Server, mcp: McpProcess) -> None:
 
     result = asyncio.run(session())
     assert json.loads(result.content[0].text) == _data(result)
+
+
+def test_a_wait_stops_once_for_each_negotiation_round(server: Server, mcp: McpProcess) -> None:
+    host = _user(server, "mcp-rounds-host")
+    spec = {"game": "diplomacy", "seats": 2, "negotiation": {"rounds": 1, "seconds": 3600}}
+    game = server.api("POST", "/api/games", host, json=spec)
+
+    async def session() -> tuple[dict[str, Any], Any, dict[str, Any]]:
+        async with _client(mcp.url) as client:
+            _data(await client.call_tool("join_game", {"game_id": game["id"]}))
+            await asyncio.to_thread(
+                server.api, "POST", f"/api/games/{game['id']}/start", host, json={}
+            )
+            args = {"game_id": game["id"], "timeout_seconds": 30}
+            first = _data(await client.call_tool("wait_for_decision", args))
+            text = await client.call_tool("get_decision", {"game_id": game["id"], "format": "text"})
+            again = _data(
+                await client.call_tool("wait_for_decision", {**args, "timeout_seconds": 0.3})
+            )
+            return first, text, again
+
+    first, text, again = asyncio.run(session())
+    assert first["status"] == "negotiating" and first["timed_out"] is False, first
+    assert first["negotiation"]["round"] == 1
+    assert "Negotiation round 1 of 1" in text.content[0].text
+    # The round was shown: waiting again waits for the orders, not for the same round.
+    assert again["status"] == "negotiating" and again["timed_out"] is True
