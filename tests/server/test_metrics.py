@@ -80,16 +80,21 @@ def test_figures_follow_moves_sockets_and_errors(guarded: LiveServer, users: Use
     )
     after = scrape(guarded.url).text
     entries = "parley_entries_total"
-    assert value(after, entries, game="countdown", kind="action") - value(
-        before, entries, game="countdown", kind="action"
-    ) == moves
-    assert value(after, entries, game="countdown", kind="press") - value(
-        before, entries, game="countdown", kind="press"
-    ) == 1
+    assert (
+        value(after, entries, game="countdown", kind="action")
+        - value(before, entries, game="countdown", kind="action")
+        == moves
+    )
+    assert (
+        value(after, entries, game="countdown", kind="press")
+        - value(before, entries, game="countdown", kind="press")
+        == 1
+    )
     submitted = "parley_submit_seconds_count"
-    assert value(after, submitted, transport="http") - value(
-        before, submitted, transport="http"
-    ) == moves + 1  # the refused move is answered too
+    assert (
+        value(after, submitted, transport="http") - value(before, submitted, transport="http")
+        == moves + 1
+    )  # the refused move is answered too
     assert value(after, "parley_delivery_seconds_count") > value(
         before, "parley_delivery_seconds_count"
     )

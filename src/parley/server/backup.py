@@ -155,4 +155,3 @@ def _has_parley_tables(url: str, schema: str | None) -> bool:
             (schema or "public",),
         ).fetchone()
     return found is not None
-

@@ -22,13 +22,17 @@ def serve(
     database_url: Annotated[
         str | None,
         typer.Option(
-            help="SQLAlchemy URL: sqlite:///path or postgresql://user@host/db "
-            "(default: a SQLite file in your data directory)."
+            help="SQLAlchemy URL: sqlite:///path or postgresql://user@host/db (default: "
+            "PARLEY_DATABASE_URL, else $XDG_DATA_HOME/parley/parley.sqlite3, that is "
+            "~/.local/share/parley/parley.sqlite3: one database for every clone and checkout)."
         ),
     ] = None,
     redis_url: Annotated[
         str | None,
-        typer.Option(help="Redis URL for live updates and rate limits across processes."),
+        typer.Option(
+            help="Redis URL for live updates and rate limits across processes.",
+            envvar="PARLEY_REDIS_URL",
+        ),
     ] = None,
     reload: Annotated[bool, typer.Option(help="Restart on code changes (development).")] = False,
     workers: Annotated[
@@ -76,24 +80,58 @@ def serve(
     if workers > 1 and not reload:
         _serve_routed(host, port, url, workers, log_level)
         return
-    typer.echo(f"Parley on http://{host}:{port} (database {_safe(url)})")
-    uvicorn.run(
-        "parley.server.app:create_app_from_env",
-        factory=True,
+    from .startup import AnnouncingServer, StartFailed, build_app, check_database, check_redis
+
+    announce = f"Parley on http://{host}:{port} (database {_safe(url)})"
+    try:
+        if reload:
+            # uvicorn imports the app afresh after each change: check what it needs now.
+            check_redis(redis_url)
+            check_database(url)
+        else:
+            app = build_app(url, redis_url)  # connected and migrated, or one line why not
+    except StartFailed as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from None
+    if reload:
+        typer.echo(announce)
+        uvicorn.run(
+            "parley.server.app:create_app_from_env",
+            factory=True,
+            host=host,
+            port=port,
+            reload=True,
+            log_level=log_level,
+            log_config=log_config(log_level, log_format),
+            **uvicorn_options(),
+        )
+        return
+    config = uvicorn.Config(
+        app,
         host=host,
         port=port,
-        reload=reload,
         log_level=log_level,
         log_config=log_config(log_level, log_format),
         **uvicorn_options(),  # uvloop, httptools, WebSocket limits (shared with benchmarks)
     )
+    server = AnnouncingServer(config, lambda: typer.echo(announce))  # once it serves
+    server.run()
+    if server.failed or not server.started:
+        raise typer.Exit(2)  # uvicorn said why, in one line (a port in use, say)
 
 
 def _serve_routed(host: str, port: int, url: str, workers: int, log_level: str) -> None:
     """Worker processes behind one acceptor that routes each game's connections to one."""
 
+    from .startup import StartFailed, check_database, check_redis
     from .workers import WorkersFailed, bind, serve_routed
 
+    try:
+        check_redis(os.environ.get("PARLEY_REDIS_URL"))
+        check_database(url)
+    except StartFailed as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from None
     configure_logs(log_level)
     os.environ["PARLEY_WORKER_LOG_LEVEL"] = log_level
     metrics.share_between_processes()

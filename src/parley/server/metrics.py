@@ -53,9 +53,7 @@ CACHED = Gauge(
     "parley_games_cached", "Games held in memory by this server.", multiprocess_mode="livesum"
 )
 DEADLINES = Counter("parley_deadlines_fired", "Deadlines fired.")
-CLAIMS_LOST = Counter(
-    "parley_deadline_claims_lost", "Due deadlines another process claimed first."
-)
+CLAIMS_LOST = Counter("parley_deadline_claims_lost", "Due deadlines another process claimed first.")
 CONFLICTS = Counter(
     "parley_write_conflicts", "Writes that lost to another writer (or a busy file) and retried."
 )
@@ -111,6 +109,19 @@ class Measure:
                 SUBMIT.labels("http").observe(time.perf_counter() - started)
 
 
+def share_between_processes() -> None:
+    """Before starting worker processes: have them write their figures to one folder."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="parley-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
+    atexit.register(shutil.rmtree, folder, True)
+
+
 def count_entries(game: str, kinds: Mapping[str, int]) -> None:
     for kind, n in kinds.items():
         ENTRIES.labels(game, kind).inc(n)
@@ -147,4 +158,3 @@ def allowed(
         except ValueError:
             return False
     return False
-
