@@ -37,6 +37,7 @@ from parley.kernel import (
     JSON,
     ActionEntry,
     IllegalAction,
+    InvalidAction,
     Match,
     OptionNode,
     ParleyError,
@@ -209,6 +210,7 @@ class Narrator:
         self.events = -1  # table events told so far; -1 until those of the setup are
         self.alive = set(rules.alive(self.shadow))
         self.ended = False  # "Game over" told (by the final board or the ranks)
+        self.synced = 0  # entries before this one are already in the copy
 
     def _tail(self) -> EventTail:
         return self.reader(self.match.rules.observe(self.shadow, self.viewer))
@@ -224,7 +226,7 @@ class Narrator:
             if entry is not None:
                 plain(self.console, f"{seq:>5} {entry_line(self.match, entry, self.me)}")
             raw = self.match.entries[seq]
-            if isinstance(raw, ActionEntry):
+            if isinstance(raw, ActionEntry) and seq >= self.synced:
                 self._follow(raw)
             self.shown = seq + 1
 
@@ -235,6 +237,7 @@ class Narrator:
             rules.apply(self.shadow, entry.seat, entry.action)
         except ParleyError:  # cannot happen for an action the game took; never lose the thread
             self.shadow = rules.clone(self.match.state)
+            self.synced = self.match.seq  # the copy is the game now: later entries only
         self._tell_events()
         alive = set(rules.alive(self.shadow))
         if rules.spec.name in SILENT_ELIMINATIONS:
@@ -500,7 +503,12 @@ class Session:
         """The slot a typed part fills, the part in the game's notation, and a note to say
         aloud when the game's reading added to what was typed (a unit letter, a coast)."""
         rules, state = self.match.rules, self.match.state
-        action = rules.parse(text, state, self.me)  # the game's reading on this board
+        try:
+            action = rules.parse(text, state, self.me)  # the game's reading on this board
+        except ParleyError:
+            raise
+        except Exception as err:  # a parser tripping over odd input must not end the game
+            raise InvalidAction(f"{text!r} could not be read ({type(err).__name__})") from err
         canonical = rules.format(action)
         fitting = [c for c in tree.children if canonical in c.leaves()]
         if not fitting:
