@@ -106,3 +106,25 @@ def test_diplomacy_legal_indents_as_told() -> None:
     assert json.loads(wide.stdout) == json.loads(flat.stdout) == json.loads(four.stdout)
     assert flat.stdout.count("\n") == 1 and '\n    "' in four.stdout and '\n  "' in wide.stdout
     assert "F BRE - MAO" in json.loads(flat.stdout)["BRE"]
+
+
+def _refused_url() -> str:
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nothing listens on once closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+@pytest.mark.parametrize("command", ["agent", "mcp"])
+def test_an_unreachable_server_or_a_bad_url_is_said_in_one_line(command: str) -> None:
+    refused = _refused_url()
+    for server, why in ((refused, f"cannot reach {refused}/"), ("nonsense", "cannot reach")):
+        args = ["--server", server, "--name", "probe"]
+        if command == "agent":
+            args = ["some-game", *args, "--base-url", f"{refused}/v1", "--model", "m"]
+        result = runner.invoke(app, [command, *args])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"error: {why}")
+        assert "Traceback" not in result.output

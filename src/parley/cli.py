@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -179,8 +181,53 @@ app.command("export")(export_command)
 
 from parley.agents.remote.cli import agent_command, mcp_command  # noqa: E402
 
-app.command("mcp")(mcp_command)
-app.command("agent")(agent_command)
+
+def _connection_failure(err: BaseException) -> str | None:
+    """One line saying which server could not be reached and why, if that is what `err` is."""
+    import httpx
+
+    if isinstance(err, BaseExceptionGroup):
+        found = (_connection_failure(e) for e in err.exceptions)
+        return next((line for line in found if line is not None), None)
+    if isinstance(err, httpx.HTTPStatusError):
+        return f"{err.request.url} answered {err.response.status_code}"
+    if isinstance(err, httpx.RequestError):
+        try:
+            where = str(err.request.url)
+        except RuntimeError:  # no request made yet: the URL itself was refused
+            where = "the server"
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        return f"cannot reach {where}: {reason}"
+    if isinstance(err, httpx.InvalidURL):
+        return f"bad URL: {err}"
+    if isinstance(err, OSError):
+        return f"cannot connect: {err.strerror or err}"
+    return None
+
+
+def _connection_errors_in_one_line(
+    command: Callable[..., None],
+) -> Callable[..., None]:
+    """`command`, with an unreachable server or a bad URL at start-up said in one line on
+    stderr and exit status 2, instead of a traceback."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except Exception as err:
+            line = _connection_failure(err)
+            if line is None:
+                raise
+            raise _fail(line) from None
+
+    return run
+
+
+app.command("mcp")(_connection_errors_in_one_line(mcp_command))
+app.command("agent")(_connection_errors_in_one_line(agent_command))
 
 from parley.games.diplomacy.cli import app as diplomacy_app  # noqa: E402
 
