@@ -226,12 +226,23 @@ def test_listening_beyond_loopback_needs_a_token_given_explicitly(server: Server
     base = [sys.executable, "-m", "parley.cli", "mcp", "--transport", "http"]
     base += ["--server", server.base, "--token", "x", "--port", str(free_port())]
     # 192.0.2.1 is a documentation address: nothing here could listen on it anyway.
-    for extra in (["--host", "192.0.2.1"], ["--host", "0.0.0.0"], ["--mcp-token", "short"]):
-        done = subprocess.run(
-            [*base, *extra], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=60
-        )
-        assert done.returncode == 2, (extra, done.stderr)
-        assert "MCP token" in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    done = subprocess.run(
+        [*base, "--host", "192.0.2.1"],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "MCP token" in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    # The same rule for every address beyond loopback, and for a token too short to guard.
+    for host in ("0.0.0.0", "::", "10.0.0.5", "mcp.example.org"):
+        with pytest.raises(ValueError, match="beyond loopback"):
+            server_token(None, host)
+    with pytest.raises(ValueError, match="at least 16"):
+        server_token("short", "127.0.0.1")
+    assert server_token(None, "::1")[1] and server_token(None, "localhost")[1]
 
 
 def test_the_header_checks_always_name_loopback_the_bind_address_and_given_hosts() -> None:
