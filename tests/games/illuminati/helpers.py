@@ -74,7 +74,8 @@ def build(sc: dict[str, Any]) -> IlluminatiState:
         state.players[seat(who)].goal = goal
     state.center = list(sc.get("center", []))
     state.dead = list(sc.get("dead", []))
-    state.active = state.first = seat(sc.get("active", "P1"))
+    state.active = seat(sc.get("active", "P1"))
+    state.first = seat(sc.get("first", sc.get("active", "P1")))
     state.round = sc.get("round", 1)
     if sc.get("start", False):
         engine.begin_turn(state)

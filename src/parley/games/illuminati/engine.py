@@ -525,7 +525,7 @@ def finish_turn(state: IlluminatiState) -> None:
     living = alive(state)
     following = [s for s in order_after(state, state.active) if s in living]
     nxt = following[0]
-    if nxt <= state.active:
+    if _new_round(state, nxt):
         state.round += 1
         limit = int(state.options["rounds"])
         if limit and state.round > limit:
@@ -534,6 +534,19 @@ def finish_turn(state: IlluminatiState) -> None:
     state.active = nxt
     state.turn_number += 1
     begin_turn(state)
+
+
+def _new_round(state: IlluminatiState, nxt: int) -> bool:
+    """Whether passing play from the active seat to `nxt` begins a new round.
+
+    A round ends when play comes back round to the first player (or passes its place, once
+    it is out), so every seat gets the same number of turns. Games stored before the
+    `round_ends` option counted a round whenever play passed Player 1 instead.
+    """
+    if state.options.get("round_ends", "first_player") == "player_1":
+        return nxt <= state.active
+    seats = state.seats
+    return (nxt - state.first) % seats <= (state.active - state.first) % seats
 
 
 def eliminate(state: IlluminatiState, player: Player) -> None:

@@ -115,6 +115,14 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 minimum=0,
                 maximum=1000,
             ),
+            OptionSpec(
+                "round_ends",
+                "first_player",
+                "'first_player': a round ends when play returns to the first player, so every "
+                "seat gets the same number of turns; 'player_1': when play passes Player 1 "
+                "(how games stored before this option counted)",
+                choices=("first_player", "player_1"),
+            ),
             OptionSpec("protection", True, "a target's distance from its Illuminati protects it"),
             OptionSpec(
                 "defender_money",
@@ -178,6 +186,7 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 "privilege_by": "anyone",
                 "lasers": "add_remove_reverse",
                 "destroyed_alone": "dead",
+                "round_ends": "player_1",
             },
         ),
     )
