@@ -52,7 +52,7 @@ def test_roundtrip_through_json() -> None:
         ({"edges": []}, "not connected"),
         ({"edges": [["A2", "Q9"]]}, "Q9"),
         ({"edges": [["A2", "A2"]]}, "itself"),
-        ("landmarks", "fewer than the most players"),
+        ("landmarks", "needs at least 2"),
         ("duplicate", "names two sectors"),
         ("badkind", "not attack or defence"),
         ({"sectors": "x"}, "'sectors' list"),
@@ -62,7 +62,7 @@ def test_bad_maps_are_refused(change: Any, words: str) -> None:
     doc = load_map().to_json()
     if change == "landmarks":
         for s in doc["sectors"][:]:
-            if s["landmark"] and sum(1 for t in doc["sectors"] if t["landmark"]) > 5:
+            if s["landmark"] and sum(1 for t in doc["sectors"] if t["landmark"]) > 1:
                 s["landmark"] = None
     elif change == "duplicate":
         doc["sectors"][1]["name"] = doc["sectors"][0]["name"]
@@ -117,3 +117,55 @@ def test_missing_map_file_is_a_clear_error() -> None:
 def test_a_path_in_the_options_is_not_read() -> None:
     with pytest.raises(BadOptions, match="no map called '/etc/passwd'"):
         Match(RULES, 2, {"map": "/etc/passwd"}, seed=1)
+
+
+# Two landmarks (one per player of a two-seat game), two sectors for the PVC, no aliases.
+TINY = {
+    "name": "tiny",
+    "title": "Tiny campus",
+    "sectors": [
+        {"code": "A1", "name": "Gatehouse", "landmark": "attack"},
+        {"code": "A2", "name": "Quad"},
+        {"code": "B1", "name": "Bell Tower", "landmark": "defence"},
+        {"code": "B2", "name": "Boiler Room"},
+    ],
+    "edges": [["A1", "A2"], ["A2", "B2"], ["B2", "B1"], ["B1", "A1"]],
+}
+
+
+def test_a_map_without_aliases_loads_and_names_sectors_by_code() -> None:
+    board = parse_map(TINY, "tiny")
+    assert board.size == 4
+    assert [board.sectors[s].alias for s in range(4)] == ["A1", "A2", "B1", "B2"]
+    assert board.lookup("a2") == board.lookup("Quad") == [board.index["A2"]]
+    assert parse_map(board.to_json(), "again").to_json() == board.to_json()
+
+
+def test_a_sector_may_repeat_its_own_name_as_its_alias() -> None:
+    doc = {**TINY, "sectors": [{**TINY["sectors"][0], "alias": "gatehouse"}, *TINY["sectors"][1:]]}
+    assert parse_map(doc, "tiny").lookup("gatehouse") == [0]
+    clash = {**TINY, "sectors": [{**TINY["sectors"][0], "alias": "quad"}, *TINY["sectors"][1:]]}
+    with pytest.raises(MapError, match="'Quad' names two sectors"):
+        parse_map(clash, "tiny")
+
+
+def test_a_tiny_map_from_a_file_is_played_to_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(TINY), encoding="utf-8")
+    rules = CampusRules(maps={"tiny": path})
+    for seed in range(6):
+        match = Match(rules, 2, {"map": "tiny", "round_limit": 30}, seed=seed)
+        assert match.observe(ARCHIVE)["view"]["owners"].count(None) == 2
+        play_random(match, Rng(seed), 5_000)
+        assert match.is_over, seed
+        again = replay(rules, json.loads(match.dumps()))
+        assert again.observe(ARCHIVE) == match.observe(ARCHIVE)
+
+
+def test_a_map_seats_only_as_many_players_as_it_has_landmarks(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(TINY), encoding="utf-8")
+    rules = CampusRules(maps={"tiny": path})
+    with pytest.raises(MapError, match="Tiny campus map has 2 landmarks") as err:
+        Match(rules, 3, {"map": "tiny"}, seed=1)
+    assert "at most 2, not 3" in err.value.message

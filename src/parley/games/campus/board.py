@@ -15,7 +15,7 @@ from parley.kernel import BadOptions
 
 from .actions import Move
 
-MOST_PLAYERS = 6  # the option's upper bound: every player needs a landmark to start on
+FEWEST_PLAYERS = 2  # every player starts on a landmark: a map needs at least this many
 
 
 class Bonus(Enum):
@@ -135,15 +135,18 @@ def parse_map(doc: Any, origin: str) -> CampusMap:
         if not isinstance(raw, dict):
             raise MapError(f"{origin}: sector {i} is not an object")  # its text is not echoed
         code, name = str(raw.get("code", "")), str(raw.get("name", ""))
-        alias = str(raw.get("alias", "") or code)
+        alias = str(raw.get("alias", "") or code)  # optional: the code stands in for it
         if not re.fullmatch(r"[A-Z][0-9]{1,2}", code):
             raise MapError(f"{origin}: sector code {code!r} is not a letter and a number")
         if not name:
             raise MapError(f"{origin}: sector {code} has no name")
-        for word in (code, name, alias):
-            if _key(word) in seen:
+        # A sector may name itself twice (no alias, or an alias equal to its name); only
+        # words shared with another sector are ambiguous.
+        own = {_key(word): word for word in (code, name, alias)}
+        for key, word in own.items():
+            if key in seen:
                 raise MapError(f"{origin}: {word!r} names two sectors")
-            seen.add(_key(word))
+        seen.update(own)
         kind = raw.get("landmark")
         try:
             landmark = Bonus(kind) if kind is not None else None
@@ -174,7 +177,11 @@ def parse_map(doc: Any, origin: str) -> CampusMap:
 
 
 def check_map(board: CampusMap, origin: str) -> None:
-    """Symmetric and connected, enough landmarks for the most players, room for the PVC."""
+    """Symmetric and connected, a landmark for each of at least two players, room for the PVC.
+
+    Whether a map has a landmark for every seat of a particular game is checked when the
+    game starts (`check_seats`).
+    """
     for a in range(board.size):
         for b in board.adjacent[a]:
             if a not in board.adjacent_sets[b]:
@@ -191,13 +198,23 @@ def check_map(board: CampusMap, origin: str) -> None:
     if len(reached) != board.size:
         cut = sorted(board.codes[i] for i in set(range(board.size)) - reached)
         raise MapError(f"{origin}: not connected; cannot reach {', '.join(cut)}")
-    if len(board.landmarks) < MOST_PLAYERS:
+    if len(board.landmarks) < FEWEST_PLAYERS:
         raise MapError(
-            f"{origin}: {len(board.landmarks)} landmarks, fewer than the most players "
-            f"({MOST_PLAYERS})"
+            f"{origin}: {len(board.landmarks)} landmark(s); every player starts on one, so a "
+            f"map needs at least {FEWEST_PLAYERS}"
         )
     if board.size - len(board.landmarks) < 2:
         raise MapError(f"{origin}: the PVC needs at least two sectors that are not landmarks")
+
+
+def check_seats(board: CampusMap, seats: int) -> None:
+    """Every player starts on a landmark of their own: MapError unless there are enough."""
+    if len(board.landmarks) < seats:
+        title = board.title or board.name
+        raise MapError(
+            f"the {title} map has {len(board.landmarks)} landmarks, one for each player to "
+            f"start on: it seats at most {len(board.landmarks)}, not {seats}"
+        )
 
 
 @cache

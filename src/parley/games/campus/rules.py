@@ -26,7 +26,7 @@ from parley.kernel import (
 
 from . import engine, view
 from .actions import NO_PICK, PASS, PICK_MAX, Action, Move, Pick
-from .board import load_map
+from .board import check_seats, load_map
 from .notation import format_action, parse_action
 from .state import COLLEGES, NOBODY, CampusState, Phase, Settings
 
@@ -123,6 +123,7 @@ class CampusRules(Rules[CampusState, Action]):
         else:
             known = ", ".join(["campus", *sorted(self.maps)])
             raise BadOptions(f"no map called {settings.map!r} here; maps: {known}")
+        check_seats(board, seats)
         rng = setup.rng
         size = board.size
         state = CampusState(
