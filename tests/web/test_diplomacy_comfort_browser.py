@@ -253,6 +253,7 @@ def test_the_typed_order_box_starts_each_phase_empty(
     page.evaluate("(data) => window.harness.next(data)", board_data(winter, "FRANCE"))
     expect(page.locator("#map")).to_have_attribute("data-phase", "W1901A")
     expect(page.locator("#order-text")).to_have_value("")
+    expect(page.locator("#order-text-error")).to_have_count(0)  # nor its reason
 
 
 def test_via_is_offered_only_with_a_convoy_route_and_explained(

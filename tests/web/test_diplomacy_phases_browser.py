@@ -132,7 +132,15 @@ def test_an_unoffered_target_is_refused_and_typed_nonsense_is_kept_out(
     expect(page.locator('#order-list select[data-group="YOR"]')).to_have_value("")
     page.fill("#order-text", "A YOR - MOS")
     page.press("#order-text", "Enter")
-    expect(page.locator(".toast").last).to_contain_text("Not among your legal orders")
+    # The reason is told beside the box it concerns, not in a notice in a far corner.
+    error = page.locator("#order-text-error")
+    expect(error).to_contain_text("Not among your legal orders now: A YOR - MOS")
+    expect(page.locator(".toast", has_text="Not among")).to_have_count(0)
+    expect(page.locator("#order-text")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#order-text")).to_have_attribute("aria-describedby", "order-text-error")
+    box, said = page.locator("#order-text").bounding_box(), error.bounding_box()
+    assert box is not None and said is not None
+    assert 0 <= said["y"] - (box["y"] + box["height"]) < 60, (box, said)
     expect(page.locator("#order-text")).to_have_value("A YOR - MOS")
     expect(page.locator('#order-list select[data-group="YOR"]')).to_have_value("")
 

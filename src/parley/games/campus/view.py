@@ -131,9 +131,11 @@ def event_json(state: CampusState, e: tuple[Any, ...]) -> dict[str, JSON]:
                 f"{name(foe)}'s unit is destroyed and {name(seat)} takes the sector."
             )
         else:
+            # Only a tie is told why it lost: the defender wins ties.
+            tie = "; a tie goes to the defender" if ar + ab == dr + db else ""
             text = (
-                f"{name(seat)} attacks {label(dst)} from {label(src)} and loses: {rolls}; "
-                f"a tie goes to the defender. The attacking unit is destroyed."
+                f"{name(seat)} attacks {label(dst)} from {label(src)} and loses: {rolls}"
+                f"{tie}. The attacking unit is destroyed."
             )
     elif kind == "pvc":
         _, seat, dst = e

@@ -449,10 +449,15 @@ def _malformed(action: object) -> str | None:
     return None
 
 
+def hits_text(count: int) -> str:
+    """What a roll scored, in words: "1 hit", "3 hits"."""
+    return f"{count} hit" if count == 1 else f"{count} hits"
+
+
 def _expected(state: PlanetsState) -> str:
     if state.hits:
         hit = state.hits[0]
-        return f"assign {hit.count} hit(s) at {hit.where}: 'destroy <unit>' or 'sustain <unit>'"
+        return f"assign {hits_text(hit.count)} at {hit.where}: 'destroy <unit>' or 'sustain <unit>'"
     return {
         Stage.ACTION: "'activate <system>' or 'pass'",
         Stage.MOVE: "a move into the active system, or 'done'",
@@ -688,7 +693,7 @@ def _bombard(state: PlanetsState, seat: int, planet: str | None) -> None:
     log(
         state,
         "bombard",
-        f"{who(seat)} bombards {planet}: {rolls}, {hits} hit(s)",
+        f"{who(seat)} bombards {planet}: {rolls}, {hits_text(hits)}",
         seat=seat,
         planet=planet,
         rolls=rolls,
@@ -835,8 +840,8 @@ def _space_round(state: PlanetsState, seat: int) -> None:
     log(
         state,
         "space",
-        f"space combat at {state.active}: {who(seat)} rolls {ours} ({our_hits} "
-        f"hit(s)), {who(enemy)} rolls {theirs} ({their_hits} hit(s))",
+        f"space combat at {state.active}: {who(seat)} rolls {ours} ({hits_text(our_hits)}), "
+        f"{who(enemy)} rolls {theirs} ({hits_text(their_hits)})",
         system=state.active,
         attacker=seat,
         defender=enemy,
@@ -892,7 +897,7 @@ def _cannon(state: PlanetsState, seat: int) -> None:
         log(
             state,
             "cannon",
-            f"space cannon on {name} ({who(other)}): {rolls}, {hits} hit(s)",
+            f"space cannon on {name} ({who(other)}): {rolls}, {hits_text(hits)}",
             seat=other,
             planet=name,
             rolls=rolls,
@@ -918,8 +923,8 @@ def _ground_round(state: PlanetsState, seat: int) -> None:
     log(
         state,
         "ground",
-        f"ground combat on {name}: {who(seat)} rolls {ours} ({our_hits} hit(s)), "
-        f"{who(enemy)} rolls {theirs} ({their_hits} hit(s))",
+        f"ground combat on {name}: {who(seat)} rolls {ours} ({hits_text(our_hits)}), "
+        f"{who(enemy)} rolls {theirs} ({hits_text(their_hits)})",
         planet=name,
         attacker=seat,
         defender=enemy,

@@ -123,7 +123,10 @@ class PlanetsRules(Rules[PlanetsState, Action]):
             return Turn()
         if state.hits:
             hit = state.hits[0]
-            kind, prompt = "hits", f"assign {hit.count} hit(s) to your units at {hit.where}"
+            kind, prompt = (
+                "hits",
+                f"assign {engine.hits_text(hit.count)} to your units at {hit.where}",
+            )
         else:
             kind = state.stage.value
             prompt = view.STEP_NAMES[state.stage]

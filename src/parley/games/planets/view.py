@@ -266,7 +266,9 @@ def render(observation: Mapping[str, Any]) -> str:
         hits = _get(view, "hits", [])
         if hits:
             h = hits[0]
-            now += f"; {colours[h['seat']]} assigns {h['count']} hit(s) at {h['where']}"
+            count = int(h["count"])
+            hit_words = f"{count} hit" if count == 1 else f"{count} hits"
+            now += f"; {colours[h['seat']]} assigns {hit_words} at {h['where']}"
         if view.get("to_act") is not None:
             now += f"; {colours[view['to_act']]} to act"
         lines.append(now)

@@ -89,6 +89,11 @@ def observe(state: SuckerState, viewer: Viewer) -> dict[str, JSON]:
         "bargains": {
             "open": [bargain_json(b) for b in state.bargains.values() if sees(b, viewer)],
             "agreed": [bargain_json(b) for b in state.agreed if sees(b, viewer)],
+            # What a chip promise may give, by giver: never their own colour (the rules).
+            "may_promise": {
+                label(s): [label(c) for c in range(state.seats) if c != s]
+                for s in range(state.seats)
+            },
         },
     }
     if phase is Phase.NEXT:

@@ -7,7 +7,7 @@
 // the saved pick counts whether ready or not.
 
 import { api } from "../api.js";
-import { fill, h, refill, s } from "../dom.js";
+import { fill, h, plural, refill, s } from "../dom.js";
 import { SavedOrders } from "../drafts.js";
 import { leaves } from "../options.js";
 
@@ -409,11 +409,30 @@ export class CampusBoard {
   readyButton(id) {
     const saved = this.saved;
     const tree = this.tree();
+    // Ready saves what the pick box shows (typed but not yet saved) along with the flag.
     const keep = () => {
-      const pick = this.savedPick();
+      const typed = this.typedPick();
+      const pick = typed && typed.ok ? typed.text : this.savedPick();
       return pick && tree ? new Map([[tree.key, pick]]) : new Map();
     };
-    return h("button", { type: "button", class: ["primary", saved.ready && "is-ready"], id, "aria-pressed": String(saved.ready), onClick: () => saved.save(keep, !saved.ready) }, saved.ready ? "✓ Ready (click: not yet)" : "Ready");
+    const press = () => {
+      const typed = this.typedPick();
+      if (!saved.ready && typed && !typed.ok) {
+        if (this.pickError) this.pickError.textContent = "A whole number from 0 to 100, please (or No pick).";
+        return;
+      }
+      saved.save(keep, !saved.ready);
+    };
+    return h("button", { type: "button", class: ["primary", saved.ready && "is-ready"], id, "aria-pressed": String(saved.ready), onClick: press }, saved.ready ? "✓ Ready (click: not yet)" : "Ready");
+  }
+
+  /** What the open pick box holds: {ok, text: "pick 33"}; null when it is closed or empty. */
+  typedPick() {
+    const input = this.pickInput;
+    if (!input || !input.isConnected || input.value.trim() === "") return null;
+    const n = Number(input.value);
+    const ok = Number.isInteger(n) && n >= 0 && n <= 100;
+    return { ok, text: ok ? `pick ${n}` : null };
   }
 
   /** Save `text` as this seat's pick (a draft), or submit it where no server keeps drafts. */
@@ -436,7 +455,7 @@ export class CampusBoard {
     const start = pick && /^pick \d+$/.test(pick) ? pick.slice(5) : "33";
     const input = h("input", { id: "cc-pick-value", type: "number", min: 0, max: 100, step: 1, value: start, required: true, onInput: () => { input.dataset.edited = "1"; } });
     this.pickInput = input;
-    const error = h("p", { class: "form-error" });
+    const error = this.pickError = h("p", { class: "form-error", role: "alert", id: "cc-pick-error" });
     const el = h("dialog", { class: "dialog cc-dialog", id: "cc-pick-dialog" });
     this.dialogStatus = h("div", { class: "cc-pick-status" });
     const drafts = this.saved.enabled;
@@ -462,7 +481,7 @@ export class CampusBoard {
         h(
           "div",
           { class: "row end" },
-          h("button", { type: "button", id: "cc-no-pick", onClick: () => this.choosePick("pick none") }, "No pick"),
+          h("button", { type: "button", id: "cc-no-pick", onClick: () => { input.value = ""; this.choosePick("pick none"); } }, "No pick"),
           h("button", { type: "submit", class: drafts ? "" : "primary", id: "cc-pick-send" }, drafts ? "Save pick" : "Pick"),
         ),
       ),
@@ -510,7 +529,7 @@ export class CampusBoard {
           "div",
           { class: ["cc-player", p.seat === me && "me", p.seat === v.current && v.phase === "move" && "to-act", !p.alive && "out"], dataset: { seat: p.seat } },
           h("div", { class: "cc-player-head" }, h("span", { class: ["swatch", `cc-swatch-${p.seat % PATTERNS.length}`], style: { background: this.seatColour(p.seat) } }), h("strong", {}, this.who(p.seat)), p.alive ? null : h("span", { class: "badge" }, "out")),
-          h("div", { class: "small" }, `${p.sectors} sectors · ${p.units} units · attack +${p.attack} · defence +${p.defence}`),
+          h("div", { class: "small" }, `${plural(p.sectors, "sector")} · ${plural(p.units, "unit")} · attack +${p.attack} · defence +${p.defence}`),
           p.landmarks.length ? h("div", { class: "small muted" }, `Landmarks: ${p.landmarks.map((c) => this.sectorName(c)).join(", ")}`) : null,
         ),
       ),

@@ -131,6 +131,7 @@ export class DiplomacyBoard {
     if (phase !== this.typedPhase) {
       // Text typed for an earlier phase means nothing now: start the new phase empty.
       if (this.typedPhase !== undefined) this.typedText = "";
+      this.typedError = "";
       this.typedPhase = phase;
     }
     this.syncDraft();
@@ -1245,7 +1246,9 @@ export class DiplomacyBoard {
         chosen ? h("button", { type: "button", class: "remove", title: "remove this order (the unit holds)", "aria-label": `remove the order of ${g.label}`, onClick: () => this.removeDraft(g.key) }, "×") : h("span", { class: "remove-space" }),
       );
     });
-    const typed = h("input", { id: "order-text", placeholder: "type an order, e.g. A PAR - BUR", autocomplete: "off", spellcheck: "false", value: this.typedText || "" });
+    // A typed order the game does not take is explained right under its box, not far away.
+    const typedError = this.typedError ? h("p", { class: "form-error", id: "order-text-error", role: "alert" }, this.typedError) : null;
+    const typed = h("input", { id: "order-text", placeholder: "type an order, e.g. A PAR - BUR", autocomplete: "off", spellcheck: "false", value: this.typedText || "", "aria-label": "type an order", "aria-invalid": String(Boolean(typedError)), "aria-describedby": typedError ? "order-text-error" : null });
     typed.addEventListener("input", () => (this.typedText = typed.value));
     const addTyped = () => {
       const texts = typed.value.split(/[;\n]/).map((t) => t.trim()).filter(Boolean);
@@ -1253,7 +1256,7 @@ export class DiplomacyBoard {
       for (const t of texts) {
         if (!this.assign(t)) bad.push(t);
       }
-      if (bad.length) toast(`Not among your legal orders now: ${bad.join("; ")}. Write them as the list shows them (e.g. “A PAR - BUR”).`, "warn");
+      this.typedError = bad.length ? `Not among your legal orders now: ${bad.join("; ")}. Write them as the list shows them (e.g. “A PAR - BUR”).` : "";
       this.typedText = bad.join("; ");
       this.refreshOrders();
       const again = document.getElementById("order-text");
@@ -1278,6 +1281,7 @@ export class DiplomacyBoard {
       h("p", { class: "muted small" }, `${count} of ${owedCount} ${this.isAdjustment() ? "chosen" : "units ordered"}; ${this.defaultText()} Click the map, or use the lists.`),
       h("ul", { class: "order-list", id: "order-list" }, rows),
       h("div", { class: "row typed" }, typed, h("button", { type: "button", id: "order-add", onClick: addTyped }, "Add")),
+      typedError,
       status,
       this.submitError ? h("p", { class: "form-error", id: "order-error", role: "alert" }, this.submitError) : null,
       h(

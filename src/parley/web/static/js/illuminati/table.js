@@ -94,6 +94,7 @@ export class IlluminatiTable {
     this.drawCentre();
     this.drawToolbar();
     this.drawPlayers();
+    fitNames(this.el);
   }
 
   // --- data --------------------------------------------------------------------------
@@ -803,5 +804,17 @@ export class IlluminatiTable {
         );
       }),
     );
+  }
+}
+
+/** Card names are never cut inside a word: a word wider than its card gets a smaller type. */
+export function fitNames(root) {
+  for (const el of root.querySelectorAll(".il-name")) {
+    el.style.fontSize = "";
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    for (let i = 0; i < 4 && el.scrollWidth > el.clientWidth + 0.5 && size > 3; i++) {
+      size = Math.max(3, Math.floor(((size * el.clientWidth) / el.scrollWidth) * 10) / 10 - 0.1);
+      el.style.fontSize = `${size}px`;
+    }
   }
 }

@@ -262,7 +262,7 @@ export class PlanetsBoard {
       h("h3", {}, "Lately"),
       h(
         "ol",
-        { class: "pc-log", id: "pc-log", dataset: { last: v.events.length ? v.events[v.events.length - 1].n : 0 } },
+        { class: "pc-log", id: "pc-log", tabindex: 0, "aria-label": "the latest events", dataset: { last: v.events.length ? v.events[v.events.length - 1].n : 0 } },
         shown.map((e) =>
           h(
             "li",

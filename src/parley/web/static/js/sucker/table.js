@@ -407,7 +407,8 @@ export class SuckerTable {
       const note = h("input", { id: "bargain-note", maxlength: 200, placeholder: "a note, e.g. “together against blue?”" });
       const priv = v.private_channels ? h("input", { type: "checkbox", id: "bargain-private" }) : null;
       const preview = h("code", { class: "preview", id: "bargain-preview" });
-      const error = h("p", { class: "form-error" });
+      const error = h("p", { class: "form-error", role: "alert", id: "bargain-error" });
+      const sending = h("button", { type: "submit", class: "primary", id: "bargain-send" }, "Propose");
       // Every choice starts blank: the player builds the promise, nothing is guessed.
       const select = (values, what) => h("select", { "aria-label": what }, h("option", { value: "", selected: true }, `(${what})`), values.map((c) => h("option", { value: c }, c)));
       const rows = [];
@@ -426,7 +427,16 @@ export class SuckerTable {
       const addRow = (type) => {
         const giver = select(colours, "who");
         const count = h("input", { type: "number", min: 1, max: 20, value: 1, class: "count" });
-        const colour = select(colours, "colour");
+        // The colours a giver may promise come from the server (never the giver's own).
+        const mayGive = (v.bargains && v.bargains.may_promise) || {};
+        const colour = select([], "colour");
+        colour.disabled = true;
+        giver.addEventListener("change", () => {
+          const allowed = mayGive[giver.value] || [];
+          const was = colour.value;
+          fill(colour, h("option", { value: "" }, "(colour)"), allowed.map((c) => h("option", { value: c, selected: c === was }, c)));
+          colour.disabled = !giver.value;
+        });
         const target = select(colours, "to whom");
         const chooser = select(colours, "who");
         const row = h("div", { class: "term-row" });
@@ -446,7 +456,7 @@ export class SuckerTable {
         "form",
         {
           class: "bargain-form",
-          onSubmit: (event) => {
+          onSubmit: async (event) => {
             event.preventDefault();
             const p = read();
             if (!p.to.length) {
@@ -461,7 +471,17 @@ export class SuckerTable {
               error.textContent = "Add a promise or a note.";
               return;
             }
-            close(formatProposal(p));
+            // Sent from here: a refusal is shown in the editor, which stays open with its text.
+            error.textContent = "";
+            sending.disabled = true;
+            try {
+              await this.ctx.act({ action: formatProposal(p) });
+              close(true);
+            } catch (err) {
+              error.textContent = `Not proposed: ${(err && err.message) || err}`;
+            } finally {
+              sending.disabled = false;
+            }
           },
           onInput: show,
           onChange: show,
@@ -473,14 +493,11 @@ export class SuckerTable {
         priv ? h("label", { class: "inline" }, priv, "private: only the parties see it") : null,
         h("div", { class: "small muted" }, "As notation: ", preview),
         error,
-        h("div", { class: "row end" }, h("button", { type: "button", onClick: () => close(null) }, "Cancel"), h("button", { type: "submit", class: "primary", id: "bargain-send" }, "Propose")),
+        h("div", { class: "row end" }, h("button", { type: "button", onClick: () => close(null) }, "Cancel"), sending),
       );
       show();
       return form;
     });
-    if (result) {
-      await this.act(result);
-      toast("Bargain proposed.");
-    }
+    if (result) toast("Bargain proposed.");
   }
 }
