@@ -188,7 +188,7 @@ def _check(line: str, clone: Path, server: Server | None) -> None:
 
 
 def _arena_folder(line: str) -> Path:
-    found = re.search(r"in (arena-out/[\w.-]+)", line)
+    found = re.search(r"in (arena-out/[\w.+-]+)", line)
     assert found, f"the arena line names the folder it writes: {line}"
     return Path(found.group(1))
 

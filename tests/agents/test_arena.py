@@ -445,7 +445,7 @@ def test_a_fork_leaves_its_source_alone_and_explores_different_continuations(
     forked = _arena(*fork, "--bots", "heuristic,random")
     assert forked.exit_code == 0, forked.output
     assert _files(run) == before
-    out = tmp_path / "arena-out" / "sucker-fork-game-00003-at40-seed0"
+    out = tmp_path / "arena-out" / "sucker-game-00003-at40-heuristic+random-seed0"
     records = _records(out)
     assert len(records) == 10
     prefix = load_record(source.read_text())["entries"][:40]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -45,7 +46,7 @@ def arena_command(
         Path | None,
         typer.Option(
             help="Folder for the run's records and reports, one run per folder (default: "
-            "arena-out/GAME-seedS, or arena-out/GAME-fork-RECORD-atN-seedS with --from)."
+            "arena-out/GAME-BOTS-seedS, or arena-out/GAME-RECORD-atN-BOTS-seedS with --from)."
         ),
     ] = None,
     resume: Annotated[
@@ -95,10 +96,7 @@ def arena_command(
         if not game:
             raise _fail("name a game, or fork a record with --from")
         if out is None:
-            out = Path("arena-out") / f"{game}-seed{seed}"
-            if from_record is not None:
-                # A fork never lands in the folder of the run it forks from.
-                out = Path("arena-out") / f"{game}-fork-{from_record.stem}-at{at}-seed{seed}"
+            out = default_out(game, bots, seed, from_record, at)
         config = ArenaConfig(
             game=game,
             bots=parse_bots(bots),
@@ -120,6 +118,20 @@ def arena_command(
     except ParleyError as err:
         raise _fail(err.message) from None
     _print_report(report)
+
+
+def default_out(game: str, bots: str, seed: int, fork: Path | None, at: int) -> Path:
+    """A run's default folder, named by what makes it this run: game, bots and seed, and for
+    a fork its record and entry (so a fork never lands in its source's folder)."""
+    names = dict.fromkeys(_plain(b) for b in bots.split(","))
+    who = "+".join(n for n in names if n)[:80] or "bots"
+    where = f"-{fork.stem}-at{at}" if fork is not None else ""
+    return Path("arena-out") / f"{_plain(game)}{where}-{who}-seed{seed}"
+
+
+def _plain(name: str) -> str:
+    """A name fit for a folder: import paths' colons and the like become underscores."""
+    return re.sub(r"[^\w.-]+", "_", name.strip())
 
 
 def _run(config: ArenaConfig, quiet: bool) -> ArenaReport:
