@@ -242,7 +242,29 @@ def test_a_killed_worker_is_started_again_and_nothing_is_lost(served: Served) ->
         again.close()
 
 
-def test_workers_that_cannot_start_stop_the_server_clearly(redis_url: str, tmp_path: Path) -> None:
+def test_workers_that_cannot_start_stop_the_server_clearly(
+    redis_url: str, postgres_url: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    # The database and Redis answer the command's own checks; each worker then fails to
+    # build its app (a setting only the workers read), so none ever serves.
+    done = subprocess.run(
+        [sys.executable, "-c", "from parley.cli import main; main()", "serve",
+         "--workers", "2", "--port", str(port), "--redis-url", redis_url,
+         "--database-url", postgres_url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PARLEY_SCHEDULER_POLL": "not-a-number"},
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "exited with code" in done.stderr and "before serving anything" in done.stderr
+    # Nothing listens any more: the port is free again.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", port))
+
+
+def test_workers_with_an_unreachable_database_are_never_started(redis_url: str) -> None:
     port = free_port()
     done = subprocess.run(
         [sys.executable, "-c", "from parley.cli import main; main()", "serve",
@@ -252,11 +274,9 @@ def test_workers_that_cannot_start_stop_the_server_clearly(redis_url: str, tmp_p
         text=True,
         timeout=120,
     )  # fmt: skip
-    assert done.returncode == 1
-    assert "exited with code" in done.stderr and "before serving anything" in done.stderr
-    # Nothing listens any more: the port is free again.
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", port))
+    assert done.returncode == 2 and done.stdout == ""
+    line = done.stderr.strip()
+    assert "\n" not in line and line.startswith("error: cannot open the database"), line
 
 
 def test_a_worker_that_keeps_dying_stops_the_server(tmp_path: Path) -> None:
