@@ -45,15 +45,20 @@ import dataclasses, sys
 import uvicorn
 from parley.server.app import create_app
 from parley.server.gateway import install
+from parley.server.logs import configure, log_config
 from parley.server.serving import uvicorn_options
 from parley.server.settings import Settings
 settings = dataclasses.replace(
     Settings.from_env(), database_url=sys.argv[2], automation_batch=4, snapshot_every=16,
     deadline_lease_seconds=1.0,
 )
+configure("warning")
 app = create_app(settings)
 install(app)
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", **uvicorn_options())
+uvicorn.run(
+    app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
+    log_config=log_config("warning", "text"), **uvicorn_options(),
+)
 """
 SNAPSHOT_EVERY = 16  # as SLOW_SERVER takes them
 FINISH_SECONDS = 120.0  # the most the bots may take to finish every game (seconds or so)
@@ -152,8 +157,8 @@ class Served:
                 self.kill()
 
     def problems(self) -> list[str]:
-        """Lines of the server's log that tell of an error or a failing bot."""
-        marks = ("Traceback", "ERROR", "CRITICAL", "WARNING:parley", "Exception")
+        """Lines of the server's log that tell of an error, a failing bot or anything amiss."""
+        marks = ("Traceback", "ERROR", "CRITICAL", "WARNING", "Exception")
         return [line for line in self.log.read_text().splitlines() if any(m in line for m in marks)]
 
 
