@@ -5,6 +5,7 @@ blocking a game; webhooks to private addresses refused unless the host allows th
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator
 from email import message_from_bytes, policy
@@ -13,10 +14,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from aiosmtpd.controller import Controller
-from sqlalchemy import select
+from sqlalchemy import delete, select, update
 from tests.server.conftest import (
+    WAIT,
     Client,
     LiveServer,
     free_port,
@@ -26,7 +29,7 @@ from tests.server.conftest import (
 )
 from tests.server.test_play import start_game
 
-from parley.server.db.models import Outbox
+from parley.server.db.models import EmailAddress, Outbox
 from parley.server.notify import Notifier, NotifySettings
 
 
@@ -82,6 +85,20 @@ def smtp() -> Iterator[tuple[Mailbox, int]]:
     controller.start()
     yield box, port
     controller.stop()
+
+
+TOKEN = re.compile(r"token=([A-Za-z0-9_-]+)")
+
+
+def confirm(live: LiveServer, box: Mailbox, address: str) -> None:
+    """Follow the link in the confirmation message last sent to `address`."""
+    text = next(m[2] for m in reversed(box.messages) if m[1] == [address])
+    assert "Confirm your address" in text, text
+    found = TOKEN.search(text)
+    assert found is not None, text
+    answer = httpx.post(f"{live.url}/api/notifications/confirm?token={found[1]}", timeout=WAIT)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"address": address, "done": "confirmed"}
 
 
 def _server(
@@ -152,8 +169,11 @@ def test_email_through_smtp_press_and_a_deadline_warning(
         out = amy.call("PUT", f"/api/games/{gid}/notifications", json=only)
         assert out["source"] == "game"
         bob.call("PUT", "/api/me/notifications", json={"email": "bob@example.org"})
-        bob.post(f"/api/games/{gid}/press", {"text": "meet at dawn", "to": [seats["amy"]]})
         notifier = _notifier(live)
+        assert notifier.run_once() == 2  # the two confirmations
+        confirm(live, box, "amy@example.org")
+        box.messages.clear()
+        bob.post(f"/api/games/{gid}/press", {"text": "meet at dawn", "to": [seats["amy"]]})
         assert notifier.run_once() == 1
         sender, to, text = box.messages[0]
         assert (sender, to) == ("p@test", ["amy@example.org"])
@@ -178,6 +198,9 @@ def test_a_failing_mail_server_never_blocks_the_game(
     try:
         amy, bob = sign_up(live.url, "amy"), sign_up(live.url, "bob")
         amy.call("PUT", "/api/me/notifications", json={"email": "amy@example.org"})
+        with live.services.tables.db.write() as s:  # as if confirmed when the server was up
+            s.execute(update(EmailAddress).values(confirmed_at=1.0, confirm_token=None))
+            s.execute(delete(Outbox))
         gid, _ = start_game(amy, [bob], "sealed-bids", period_seconds=600, options={"rounds": 2})
         notifier = _notifier(live)
         assert notifier.run_once() == 0

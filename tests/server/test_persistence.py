@@ -33,7 +33,7 @@ def services(database_url: str) -> Iterator[Services]:
 
 def test_migrations_build_exactly_the_models(services: Services) -> None:
     engine = services.tables.db.engine
-    assert current_revision(engine) == "0009"
+    assert current_revision(engine) == "0010"
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -96,7 +96,7 @@ def test_illuminati_games_from_before_new_options_keep_their_rules(services: Ser
     from alembic import command
     from sqlalchemy import select, update
 
-    from parley.server.db.migrate import alembic_config, upgrade
+    from parley.server.db.migrate import alembic_config
     from parley.server.db.models import Game
 
     svc = services
@@ -113,8 +113,10 @@ def test_illuminati_games_from_before_new_options_keep_their_rules(services: Ser
     with engine.begin() as conn:
         config.attributes["connection"] = conn
         command.stamp(config, "0007")
-    upgrade(engine)
-    assert current_revision(engine) == "0009"
+        # The data migrations to test; the later ones create what the models made already.
+        command.upgrade(config, "0009")
+        command.stamp(config, "head")
+    assert current_revision(engine) == "0010"
     with engine.connect() as conn:
         options = dict(conn.execute(select(Game.id, Game.options)).all())
     assert options[old] == {
@@ -135,7 +137,7 @@ def test_illuminati_games_from_before_round_ends_keep_counting_from_player_1(
     from alembic import command
     from sqlalchemy import select, update
 
-    from parley.server.db.migrate import alembic_config, upgrade
+    from parley.server.db.migrate import alembic_config
     from parley.server.db.models import Game
 
     svc = services
@@ -151,7 +153,9 @@ def test_illuminati_games_from_before_round_ends_keep_counting_from_player_1(
     with engine.begin() as conn:
         config.attributes["connection"] = conn
         command.stamp(config, "0008")
-    upgrade(engine)
+        # The data migrations to test; the later ones create what the models made already.
+        command.upgrade(config, "0009")
+        command.stamp(config, "head")
     with engine.connect() as conn:
         options = dict(conn.execute(select(Game.id, Game.options)).all())
     assert options[old] == {**before, "round_ends": "player_1"}
@@ -296,4 +300,4 @@ def test_processes_starting_together_migrate_once(database_url: str) -> None:
     ]
     results = [p.communicate(timeout=60) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [err[-500:] for _, err in results]
-    assert [out.strip() for out, _ in results] == ["0009"] * 3
+    assert [out.strip() for out, _ in results] == ["0010"] * 3

@@ -7,25 +7,28 @@ draws near for a seat still owing (and not ready) is queued by the sender's peri
 under the same kind of key. A background sender claims due rows (a lease, as deadlines
 are claimed), delivers them off the game's path, and retries failures with growing pauses;
 nothing a mail server or a webhook does can block or fail a game.
+
+Deliveries run side by side, at most `workers` at once and at most `per_destination` to
+one webhook host (or to the mail server), so a slow or dead endpoint delays only its own
+messages. An e-mail address receives nothing but a confirmation until its owner confirms
+it (see `EmailAddress`); every later message carries a link that unsubscribes it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import os
-import re
-import smtplib
-import socket
+import secrets
+import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from email.message import EmailMessage
 from functools import partial
 from typing import Any, Literal, cast
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import anyio.to_thread
 import httpx
@@ -34,9 +37,10 @@ from sqlalchemy.orm import Session
 
 from parley.kernel import PressEntry
 
+from . import mailer, metrics, webhooks
 from .clock import Clock
-from .db.models import Deadline, Game, NotifyPref, Outbox, ReadyFlag
-from .errors import BadRequest
+from .db.models import Deadline, EmailAddress, Game, NotifyPref, Outbox, ReadyFlag
+from .errors import NotFound
 from .live import LiveGame, Tables, Txn
 from .store import Prepared, Store
 from .vocab import Controller, GameStatus
@@ -44,8 +48,9 @@ from .vocab import Controller, GameStatus
 log = logging.getLogger(__name__)
 
 EVENTS = ("turn", "press", "deadline")  # what a player may choose to be told about
-EMAIL = re.compile(r"^[^@\s]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$")
 MAX_ATTEMPTS = 8
+CONFIRM = "confirm"  # the event key's first part for a confirmation message
+CONFIRM_AGAIN_SECONDS = 600.0  # a new confirmation to one address at most this often
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +70,8 @@ class NotifySettings:
     poll_seconds: float = 5.0  # 0: no background sender (tests call `run_once`)
     retry_seconds: float = 30.0  # the first pause after a failure; doubles up to an hour
     timeout_seconds: float = 10.0
+    workers: int = 8  # deliveries under way at once, in all
+    per_destination: int = 2  # ... and to one webhook host, or to the mail server
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> NotifySettings:
@@ -85,6 +92,8 @@ class NotifySettings:
             warn_seconds=float(e.get(p + "NOTIFY_WARN_SECONDS", "3600")),
             poll_seconds=float(e.get(p + "NOTIFY_POLL", "5")),
             retry_seconds=float(e.get(p + "NOTIFY_RETRY_SECONDS", "30")),
+            workers=max(1, int(e.get(p + "NOTIFY_WORKERS", "8"))),
+            per_destination=max(1, int(e.get(p + "NOTIFY_PER_DESTINATION", "2"))),
         )
 
 
@@ -92,52 +101,32 @@ class NotifySettings:
 
 
 def check_email(address: str) -> str:
-    if len(address) > 254 or not EMAIL.fullmatch(address):
-        raise BadRequest(f"{address!r} is not an e-mail address", field="email")
-    return address
+    """One mailbox, as it will be used; BadRequest otherwise (see `mailer.check_email`)."""
+    return mailer.check_email(address)
 
 
-def check_webhook(url: str, settings: NotifySettings, resolve: bool = True) -> str:
+def check_webhook(
+    url: str,
+    settings: NotifySettings,
+    resolver: webhooks.Resolver = webhooks.system_resolver,
+) -> str:
     """Refuse URLs that would make the server call itself or its private network.
 
     Only http(s) on a host whose every address is public is accepted, unless the host
     allows private addresses (`PARLEY_WEBHOOK_ALLOW_PRIVATE`) or names the host
-    (`PARLEY_WEBHOOK_ALLOWED_HOSTS`). Checked again before each delivery, since a name may
-    point elsewhere later.
+    (`PARLEY_WEBHOOK_ALLOWED_HOSTS`). Checked again before each delivery, which calls the
+    very addresses it checked (see `webhooks`).
     """
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise BadRequest(f"{url!r} is not an http(s) address", field="webhook_url")
-    if parts.username or parts.password:
-        raise BadRequest("a webhook address may not carry a user name or password")
-    host = parts.hostname.lower()
-    if settings.webhook_allow_private or host in settings.webhook_allowed_hosts:
-        return url
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError as err:
-        raise BadRequest(f"{url!r} has a bad port", field="webhook_url") from err
-    try:
-        literal = ipaddress.ip_address(host.strip("[]"))
-        addresses = [literal]
-    except ValueError:
-        if not resolve:
-            return url
-        try:
-            found = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
-        except OSError as err:
-            raise BadRequest(
-                f"the webhook host {host!r} does not resolve", field="webhook_url"
-            ) from err
-        addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in found]
-    for address in addresses:
-        if not address.is_global:
-            raise BadRequest(
-                f"the webhook host {host!r} is a private or local address ({address}); this "
-                "server does not call those",
-                field="webhook_url",
-            )
+    webhooks.resolve(_target(url, settings), resolver)
     return url
+
+
+def _target(url: str, settings: NotifySettings) -> webhooks.Target:
+    return webhooks.check_url(
+        url,
+        allow_private=settings.webhook_allow_private,
+        allowed_hosts=settings.webhook_allowed_hosts,
+    )
 
 
 # --- preferences ------------------------------------------------------------------------------
@@ -199,6 +188,109 @@ def write_prefs(s: Session, user_id: int, game_id: str, prefs: Prefs | None, now
     row.events, row.updated_at = list(prefs.events), now
 
 
+# --- e-mail addresses: confirmation and unsubscribing ----------------------------------------
+
+
+def _address(s: Session, user_id: int, address: str) -> EmailAddress | None:
+    return s.get(EmailAddress, (user_id, address))
+
+
+def email_confirmed(s: Session, user_id: int, address: str) -> bool:
+    row = _address(s, user_id, address)
+    return row is not None and row.confirmed_at is not None
+
+
+def request_confirmation(
+    s: Session, user_id: int, address: str, now: float, settings: NotifySettings
+) -> bool:
+    """Queue a confirmation for an address not yet confirmed; True if one was queued.
+
+    At most one per address every `CONFIRM_AGAIN_SECONDS`, so saving settings again and
+    again cannot turn the server into a mail cannon aimed at someone else's address.
+    """
+    row = _address(s, user_id, address)
+    if row is not None and row.confirmed_at is not None:
+        return False
+    if row is None:
+        row = EmailAddress(
+            user_id=user_id,
+            address=address,
+            confirm_token=secrets.token_urlsafe(32),
+            unsubscribe_token=secrets.token_urlsafe(32),
+            requested_at=now,
+            created_at=now,
+        )
+        s.add(row)
+    elif now - row.requested_at < CONFIRM_AGAIN_SECONDS:
+        return False
+    row.requested_at = now
+    link = f"{settings.public_url}/api/notifications/confirm?token={row.confirm_token}"
+    s.add(
+        Outbox(
+            event_key=f"{CONFIRM}:{user_id}:{secrets.token_hex(12)}",
+            channel="email",
+            user_id=user_id,
+            game_id="",
+            target=address,
+            subject="Confirm your address for Parley notifications",
+            body=(
+                "Someone, most likely you, asked this Parley server to send game "
+                f"notifications to {address}.\n\nTo confirm, open this link and press the "
+                f"button on its page:\n{link}\n\nIf it was not you, ignore this message: "
+                "nothing else is sent to this address unless it is confirmed."
+            ),
+            status="pending",
+            attempts=0,
+            next_at=now,
+            created_at=now,
+        )
+    )
+    s.flush()
+    return True
+
+
+def confirm_address(s: Session, token: str, now: float) -> str:
+    """Mark the address with this confirmation token confirmed; returns the address."""
+    row = s.execute(select(EmailAddress).where(EmailAddress.confirm_token == token)).scalar()
+    if row is None:
+        raise NotFound("this confirmation link is unknown, or was used already")
+    row.confirm_token, row.confirmed_at = None, now
+    return row.address
+
+
+def unsubscribe(s: Session, token: str) -> str:
+    """Stop every message to the address with this token; returns the address.
+
+    The address leaves the owner's settings and its pending messages are dropped; giving it
+    again asks for a new confirmation.
+    """
+    row = s.execute(select(EmailAddress).where(EmailAddress.unsubscribe_token == token)).scalar()
+    if row is None:
+        raise NotFound("this unsubscribe link is unknown, or was used already")
+    user_id, address = row.user_id, row.address
+    s.execute(
+        update(NotifyPref)
+        .where(NotifyPref.user_id == user_id, NotifyPref.email == address)
+        .values(email=None)
+    )
+    s.execute(
+        update(Outbox)
+        .where(
+            Outbox.user_id == user_id,
+            Outbox.channel == "email",
+            Outbox.target == address,
+            Outbox.status == "pending",
+        )
+        .values(status="dropped", last_error="the address was unsubscribed")
+    )
+    s.delete(row)
+    return address
+
+
+def unsubscribe_url(settings: NotifySettings, token: str) -> str:
+    return f"{settings.public_url}/api/notifications/unsubscribe?token={quote(token)}"
+
+
 # --- queueing ---------------------------------------------------------------------------------
 
 
@@ -211,7 +303,13 @@ class Message:
     body: str
 
 
-def queue(s: Session, game_id: str, messages: Iterable[Message], now: float) -> int:
+def queue(
+    s: Session,
+    game_id: str,
+    messages: Iterable[Message],
+    now: float,
+    settings: NotifySettings | None = None,
+) -> int:
     """Outbox rows for each message on each channel its user chose; returns how many."""
     added = 0
     for m in messages:
@@ -220,6 +318,12 @@ def queue(s: Session, game_id: str, messages: Iterable[Message], now: float) -> 
             continue
         for channel, target in (("email", prefs.email), ("webhook", prefs.webhook_url)):
             if not target:
+                continue
+            if channel == "email" and not email_confirmed(s, m.user_id, target):
+                # An address from before confirmations existed gets one now; otherwise
+                # nothing is sent to an address its owner has not confirmed.
+                if _address(s, m.user_id, target) is None and settings is not None:
+                    request_confirmation(s, m.user_id, target, now, settings)
                 continue
             seen = s.execute(
                 select(Outbox.id).where(Outbox.event_key == m.key, Outbox.channel == channel)
@@ -274,7 +378,7 @@ class Notices:
             log.exception("wording notifications of game %s failed", txn.row.id)
             return
         if messages:
-            queue(txn.session, txn.row.id, messages, txn.now)
+            queue(txn.session, txn.row.id, messages, txn.now, self.settings)
 
     def messages(self, txn: Txn) -> list[Message]:
         live, match, row = txn.live, txn.match, txn.row
@@ -339,9 +443,16 @@ class Notifier:
     owner: str
     settings: NotifySettings
     lease_seconds: float = 60.0
+    resolver: webhooks.Resolver = webhooks.system_resolver
+    transport: httpx.BaseTransport | None = None  # tests only: a stand-in for the network
     sent: int = 0
     failed: int = 0
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
+    _executor: ThreadPoolExecutor | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _running: int = field(default=0, repr=False)
+    # destination -> the targets of the deliveries under way there
+    _targets: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def start(self) -> None:
         if self.settings.poll_seconds > 0:
@@ -352,21 +463,31 @@ class Notifier:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        self.close()
+
+    def close(self) -> None:
+        """Start no more deliveries; those under way end by their own timeouts, and a row
+        whose delivery is cut short is claimed again when its lease runs out."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
 
     async def _loop(self) -> None:
         while True:
             try:
-                await anyio.to_thread.run_sync(self.run_once)
+                await anyio.to_thread.run_sync(partial(self.run_once, wait=False))
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("sending notifications failed")
             await asyncio.sleep(self.settings.poll_seconds)
 
-    def run_once(self) -> int:
-        """Queue due deadline warnings, then deliver what is due; returns how many were sent."""
+    def run_once(self, wait: bool = True) -> int:
+        """Queue due deadline warnings, then deliver what is due; returns how many were sent
+        (with `wait`: after every delivery it started has ended)."""
         self.warn_deadlines()
-        return self.deliver()
+        return self.deliver(wait=wait)
 
     # --- deadline warnings --------------------------------------------------------------
 
@@ -404,7 +525,7 @@ class Notifier:
                     for item in found
                     if (item[0], item[1]) not in ready
                 ]
-                queued += queue(s, game_id, messages, now)
+                queued += queue(s, game_id, messages, now, self.settings)
         return queued
 
     @staticmethod
@@ -439,104 +560,229 @@ class Notifier:
 
     # --- the outbox ---------------------------------------------------------------------
 
-    def deliver(self, limit: int = 50) -> int:
+    def deliver(self, limit: int = 200, wait: bool = True) -> int:
+        """Start delivering what is due, within the bounds; returns how many were sent.
+
+        With `wait` false (the background sender) the deliveries go on after it returns
+        and it counts nothing; a row is claimed only when a place is free for it, so a
+        row waiting for its destination stays unclaimed for any process to take.
+        """
         now = self.clock.now()
+        with self._lock:
+            if self._running >= self.settings.workers:
+                return 0
+            # Rows for a destination with no place free are not even read, so a backlog
+            # for one endpoint never hides the rows of others behind the limit.
+            bound = self.settings.per_destination
+            full = [t for ts in self._targets.values() if len(ts) >= bound for t in ts]
+        query = (
+            select(Outbox.id, Outbox.channel, Outbox.target)
+            .where(Outbox.status == "pending", Outbox.next_at <= now)
+            .where(or_(Outbox.claim_until.is_(None), Outbox.claim_until < now))
+        )
+        if full:
+            query = query.where(Outbox.target.not_in(full))
         with self.db.read() as s:
-            due = (
-                s.execute(
-                    select(Outbox.id)
-                    .where(Outbox.status == "pending", Outbox.next_at <= now)
-                    .where(or_(Outbox.claim_until.is_(None), Outbox.claim_until < now))
-                    .order_by(Outbox.next_at)
-                    .limit(limit)
+            due = s.execute(query.order_by(Outbox.next_at, Outbox.id).limit(limit)).all()
+        started: list[Future[int]] = []
+        for row_id, channel, target in due:
+            place = _destination(channel, target)
+            if not self._take(place, target):
+                continue
+            try:
+                job = self._claim(row_id, now)
+            except BaseException:
+                self._release(place, target)
+                raise
+            if job is None:
+                self._release(place, target)
+                continue
+            started.append(self._pool().submit(self._finish, row_id, job, place))
+        if not wait:
+            return 0
+        sent = sum(f.result() for f in started)
+        return sent
+
+    def _take(self, place: str, target: str) -> bool:
+        """A place for one delivery to `target`, if one is free overall and at `place`."""
+        with self._lock:
+            running = self._targets.setdefault(place, [])
+            if (
+                self._running >= self.settings.workers
+                or len(running) >= self.settings.per_destination
+            ):
+                if not running:
+                    del self._targets[place]
+                return False
+            self._running += 1
+            running.append(target)
+            return True
+
+    def _release(self, place: str, target: str) -> None:
+        with self._lock:
+            self._running -= 1
+            running = self._targets[place]
+            running.remove(target)
+            if not running:
+                del self._targets[place]
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(
+                    self.settings.workers, thread_name_prefix="parley-notify"
                 )
-                .scalars()
-                .all()
+            return self._executor
+
+    def _claim(self, row_id: int, now: float) -> _Job | None:
+        with self.db.write() as s:
+            claimed = s.execute(
+                update(Outbox)
+                .where(
+                    Outbox.id == row_id,
+                    Outbox.status == "pending",
+                    or_(Outbox.claim_until.is_(None), Outbox.claim_until < now),
+                )
+                .values(claimed_by=self.owner, claim_until=now + self.lease_seconds)
             )
-        sent = 0
-        for row_id in due:
-            with self.db.write() as s:
-                claimed = s.execute(
-                    update(Outbox)
-                    .where(
-                        Outbox.id == row_id,
-                        Outbox.status == "pending",
-                        or_(Outbox.claim_until.is_(None), Outbox.claim_until < now),
-                    )
-                    .values(claimed_by=self.owner, claim_until=now + self.lease_seconds)
-                )
-                if claimed.rowcount != 1:  # type: ignore[attr-defined]
-                    continue  # another process has it
-                row = s.get(Outbox, row_id)
-                assert row is not None
-                job = (row.channel, row.target, row.subject, row.body, row.attempts, row.game_id)
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                return None  # another process has it
+            row = s.get(Outbox, row_id)
+            assert row is not None
+            job = _Job(
+                row.channel,
+                row.target,
+                row.subject,
+                row.body,
+                row.attempts,
+                row.game_id,
+                row.user_id,
+                row.event_key,
+            )
+        # What the message tells of was committed before this claim: the delivery waits
+        # for it to be on disk (in its own thread, so waiting there holds up nobody).
+        job.ticket = self.db.last_ticket()
+        return job
+
+    def _finish(self, row_id: int, job: _Job, place: str) -> int:
+        """Deliver one claimed row and record how it went; 1 if it was sent."""
+        try:
             if self.db.syncer is not None:
-                # What the message tells of was committed before this claim: on disk first
-                # (this runs in a worker thread, so waiting here holds up nobody).
-                self.db.syncer.wait(self.db.last_ticket())
-            error = self._send(*job[:4], game_id=job[5])
+                self.db.syncer.wait(job.ticket)
+            error = self._send(job)
             later = self.clock.now()
+            values: dict[str, Any]
+            if error is None:
+                values = {"status": "sent", "sent_at": later}
+            elif error.startswith(_DROP):
+                values = {"status": "dropped", "last_error": error[len(_DROP) :][:500]}
+            else:
+                attempts = job.attempts + 1
+                pause = min(3600.0, self.settings.retry_seconds * 2 ** (attempts - 1))
+                values = {
+                    "attempts": attempts,
+                    "last_error": error[:500],
+                    "next_at": later + pause,
+                    "status": "failed" if attempts >= MAX_ATTEMPTS else "pending",
+                }
+                log.warning("notification %s failed (%s): %s", row_id, attempts, error)
             with self.db.write() as s:
-                if error is None:
-                    values: dict[str, Any] = {"status": "sent", "sent_at": later}
-                    sent += 1
-                else:
-                    attempts = job[4] + 1
-                    pause = min(3600.0, self.settings.retry_seconds * 2 ** (attempts - 1))
-                    values = {
-                        "attempts": attempts,
-                        "last_error": error[:500],
-                        "next_at": later + pause,
-                        "status": "failed" if attempts >= MAX_ATTEMPTS else "pending",
-                    }
-                    self.failed += 1
-                    log.warning("notification %s failed (%s): %s", row_id, attempts, error)
                 s.execute(
                     update(Outbox)
                     .where(Outbox.id == row_id)
                     .values(claimed_by=None, claim_until=None, **values)
                 )
-        self.sent += sent
-        return sent
+            with self._lock:
+                if error is None:
+                    self.sent += 1
+                elif not error.startswith(_DROP):
+                    self.failed += 1
+            result = "sent" if error is None else "dropped" if error.startswith(_DROP) else "failed"
+            metrics.NOTIFICATIONS.labels(job.channel, result).inc()
+            return 1 if error is None else 0
+        except Exception:  # the row's lease runs out and it is tried again
+            log.exception("delivering notification %s failed", row_id)
+            return 0
+        finally:
+            self._release(place, job.target)
 
-    def _send(
-        self, channel: str, target: str, subject: str, body: str, *, game_id: str
-    ) -> str | None:
+    def _send(self, job: _Job) -> str | None:
         """Deliver one message; the error as text, or None when it went out."""
         try:
-            if channel == "email":
-                self._email(target, subject, body)
-            else:
-                self._webhook(target, subject, body, game_id)
+            if job.channel == "email":
+                return self._email(job)
+            self._webhook(job.target, job.subject, job.body, job.game_id)
         except Exception as err:  # any failure is retried later; it never reaches a game
             return f"{type(err).__name__}: {err}"
         return None
 
-    def _email(self, to: str, subject: str, body: str) -> None:
+    def _email(self, job: _Job) -> str | None:
         st = self.settings
         if not st.smtp_host:
             raise RuntimeError("no SMTP server is configured (PARLEY_SMTP_HOST)")
-        msg = EmailMessage()
-        msg["From"], msg["To"], msg["Subject"] = st.mail_from, to, subject
-        msg.set_content(body)
-        with smtplib.SMTP(st.smtp_host, st.smtp_port, timeout=st.timeout_seconds) as smtp:
-            if st.smtp_starttls:
-                smtp.starttls()
-            if st.smtp_user:
-                smtp.login(st.smtp_user, st.smtp_password or "")
-            smtp.send_message(msg)
+        unsubscribe: str | None = None
+        if not job.event_key.startswith(CONFIRM + ":"):
+            with self.db.read() as s:
+                row = _address(s, job.user_id, job.target)
+                if row is None or row.confirmed_at is None:
+                    return _DROP + "the address is not confirmed (or was unsubscribed)"
+                unsubscribe = unsubscribe_url(st, row.unsubscribe_token)
+        body = job.body
+        if unsubscribe is not None:
+            body += f"\n\n--\nTo stop these messages to {job.target}: {unsubscribe}"
+        mailer.send(
+            # The one-click header needs an absolute link: only with PARLEY_PUBLIC_URL set.
+            mailer.Mail(job.target, job.subject, body, unsubscribe if st.public_url else None),
+            mailer.SmtpSettings(
+                st.smtp_host,
+                st.smtp_port,
+                st.smtp_user,
+                st.smtp_password,
+                st.smtp_starttls,
+                st.mail_from,
+                st.timeout_seconds,
+            ),
+        )
+        return None
 
     def _webhook(self, url: str, subject: str, body: str, game_id: str) -> None:
-        check_webhook(url, self.settings)  # again: the name may point elsewhere by now
+        # Resolved and checked again now, and called at the addresses just checked.
+        target = webhooks.resolve(_target(url, self.settings), self.resolver)
         text = f"**{subject}**\n{body}"
         # `content` is what Discord shows, `text` what Slack shows; each ignores the other.
         payload = {"content": text[:2000], "text": text, "username": "Parley", "game": game_id}
-        res = httpx.post(
-            url,
-            content=json.dumps(payload),
-            headers={"Content-Type": "application/json"},
+        res = webhooks.post(
+            target,
+            json.dumps(payload).encode(),
             timeout=self.settings.timeout_seconds,
-            follow_redirects=False,
+            transport=self.transport,
         )
         if not 200 <= res.status_code < 300:
             raise RuntimeError(f"the webhook answered {res.status_code}")
+
+
+_DROP = "drop: "  # an error that no retry can mend: the row is dropped, not retried
+
+
+@dataclass(slots=True)
+class _Job:
+    channel: str
+    target: str
+    subject: str
+    body: str
+    attempts: int
+    game_id: str
+    user_id: int
+    event_key: str
+    ticket: int = 0
+
+
+def _destination(channel: str, target: str) -> str:
+    """What deliveries share a bound: one webhook host (and port), or the mail server."""
+    if channel == "email":
+        return "email"
+    try:
+        parts = urlsplit(target)
+        return f"webhook:{(parts.hostname or '').lower()}:{parts.port}"
+    except ValueError:  # refused when it is delivered
+        return "webhook:"

@@ -1,10 +1,13 @@
-"""Notification preferences: for all your games, and for one game."""
+"""Notification preferences: for all your games, and for one game; confirming an e-mail
+address and unsubscribing one, from the links in the messages."""
 
 from __future__ import annotations
 
+import html
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field, StrictBool
 
 from ..errors import NotFound
@@ -14,7 +17,11 @@ from ..notify import (
     Prefs,
     check_email,
     check_webhook,
+    confirm_address,
+    email_confirmed,
     read_prefs,
+    request_confirmation,
+    unsubscribe,
     write_prefs,
 )
 from ..services import Services
@@ -45,8 +52,18 @@ class PrefsOut(BaseModel):
     )
     enabled: bool
     email: str | None
+    email_confirmed: bool = Field(
+        default=False,
+        description="the address's owner followed the link in its confirmation message; "
+        "until then nothing else is sent to it",
+    )
     webhook_url: str | None
     events: list[str]
+
+
+class AddressOut(BaseModel):
+    address: str
+    done: Literal["confirmed", "unsubscribed"]
 
 
 def _settings(request: Request) -> NotifySettings:
@@ -74,14 +91,22 @@ def _member_of(svc: Services, user: UserRecord, game_id: str) -> None:
 def _read(svc: Services, user: UserRecord, game_id: str) -> PrefsOut:
     with svc.tables.db.read() as s:
         prefs, source = read_prefs(s, user.id, game_id)
-    return PrefsOut(game_id=game_id or None, source=source, **prefs.to_json())
+        confirmed = prefs.email is not None and email_confirmed(s, user.id, prefs.email)
+    return PrefsOut(
+        game_id=game_id or None, source=source, email_confirmed=confirmed, **prefs.to_json()
+    )
 
 
-def _write(svc: Services, user: UserRecord, game_id: str, prefs: Prefs | None) -> PrefsOut:
+def _write(
+    svc: Services, user: UserRecord, game_id: str, prefs: Prefs | None, settings: NotifySettings
+) -> PrefsOut:
     if game_id:
         _member_of(svc, user, game_id)
+    now = svc.settings.clock.now()
     with svc.tables.db.write() as s:
-        write_prefs(s, user.id, game_id, prefs, svc.settings.clock.now())
+        write_prefs(s, user.id, game_id, prefs, now)
+        if prefs is not None and prefs.email:
+            request_confirmation(s, user.id, prefs.email, now, settings)
     return _read(svc, user, game_id)
 
 
@@ -97,7 +122,7 @@ async def put_default(
 ) -> PrefsOut:
     """Be told by e-mail and/or webhook about every game of yours."""
     prefs = await svc.run.thread(_check, req, _settings(request))  # may resolve a host name
-    return await svc.run(_write, svc, user, "", prefs)
+    return await svc.run(_write, svc, user, "", prefs, _settings(request))
 
 
 @router.get("/games/{game_id}/notifications", response_model=PrefsOut, responses=errors(401, 404))
@@ -117,12 +142,86 @@ async def put_for_game(
 ) -> PrefsOut:
     """Settings for this game alone (`enabled: false` silences it)."""
     prefs = await svc.run.thread(_check, req, _settings(request))
-    return await svc.run(_write, svc, user, game_id, prefs)
+    return await svc.run(_write, svc, user, game_id, prefs, _settings(request))
 
 
 @router.delete(
     "/games/{game_id}/notifications", response_model=PrefsOut, responses=errors(401, 404, 429)
 )
-async def delete_for_game(game_id: GameId, svc: ServicesDep, user: LimitedUser) -> PrefsOut:
+async def delete_for_game(
+    game_id: GameId, request: Request, svc: ServicesDep, user: LimitedUser
+) -> PrefsOut:
     """Forget this game's own settings: your default applies again."""
-    return await svc.run(_write, svc, user, game_id, None)
+    return await svc.run(_write, svc, user, game_id, None, _settings(request))
+
+
+# --- the links in messages: a GET shows a page with a button, the POST acts -----------------
+# A GET never changes anything, since mail scanners open links on their own; the POST is
+# also what a mail program's one-click unsubscribe (RFC 8058) sends.
+
+Token = Annotated[str, Query(min_length=20, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Parley: {title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><main><h1>{title}</h1><p>{text}</p>
+<form method="post" action="{action}"><button type="submit">{button}</button></form>
+</main></body></html>
+"""
+
+
+def _page(title: str, text: str, action: str, button: str) -> HTMLResponse:
+    body = _PAGE.format(
+        title=html.escape(title),
+        text=html.escape(text),
+        action=html.escape(action, quote=True),
+        button=html.escape(button),
+    )
+    return HTMLResponse(
+        body, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    )
+
+
+@router.get("/notifications/confirm", response_class=HTMLResponse, include_in_schema=False)
+async def confirm_page(token: Token) -> HTMLResponse:
+    return _page(
+        "confirm your address",
+        "Press the button to receive notifications from this Parley server at the address "
+        "this link was sent to.",
+        f"/api/notifications/confirm?token={token}",
+        "Confirm",
+    )
+
+
+@router.post("/notifications/confirm", response_model=AddressOut, responses=errors(404))
+async def confirm(token: Token, svc: ServicesDep) -> AddressOut:
+    """Confirm an e-mail address with the token from its confirmation message."""
+
+    def act() -> str:
+        with svc.tables.db.write() as s:
+            return confirm_address(s, token, svc.settings.clock.now())
+
+    return AddressOut(address=await svc.run(act), done="confirmed")
+
+
+@router.get("/notifications/unsubscribe", response_class=HTMLResponse, include_in_schema=False)
+async def unsubscribe_page(token: Token) -> HTMLResponse:
+    return _page(
+        "unsubscribe",
+        "Press the button to stop every notification from this Parley server to the "
+        "address this message was sent to.",
+        f"/api/notifications/unsubscribe?token={token}",
+        "Unsubscribe",
+    )
+
+
+@router.post("/notifications/unsubscribe", response_model=AddressOut, responses=errors(404))
+async def unsubscribe_address(token: Token, svc: ServicesDep) -> AddressOut:
+    """Stop notifications to an address, with the token from the link in any message to it
+    (no sign-in: the token is the proof). Its owner's settings forget the address."""
+
+    def act() -> str:
+        with svc.tables.db.write() as s:
+            return unsubscribe(s, token)
+
+    return AddressOut(address=await svc.run(act), done="unsubscribed")

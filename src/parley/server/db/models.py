@@ -268,6 +268,23 @@ class NotifyPref(Base):
     updated_at: Mapped[float] = mapped_column(Double)
 
 
+class EmailAddress(Base):
+    """An address a player gave for notifications: nothing but a confirmation goes to it
+    until its owner confirms it; its unsubscribe token is in every message sent to it."""
+
+    __tablename__ = "email_addresses"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    address: Mapped[str] = mapped_column(String(254), primary_key=True)
+    confirm_token: Mapped[str | None] = mapped_column(String(64), unique=True)  # None: confirmed
+    unsubscribe_token: Mapped[str] = mapped_column(String(64), unique=True)
+    confirmed_at: Mapped[float | None] = mapped_column(Double)
+    requested_at: Mapped[float] = mapped_column(Double)  # the last confirmation message queued
+    created_at: Mapped[float] = mapped_column(Double)
+
+
 class Outbox(Base):
     """One message to deliver: written with the change that caused it, sent in background."""
 
