@@ -1,6 +1,7 @@
 """The game kernel: what every Parley game shares. It imports nothing else of Parley."""
 
 from .errors import (
+    REASONS,
     AmbiguousAction,
     BadOptions,
     IllegalAction,
@@ -47,6 +48,7 @@ __all__ = [
     "ARCHIVE",
     "JSON",
     "PUBLIC",
+    "REASONS",
     "SPECTATOR",
     "ActionEntry",
     "AmbiguousAction",

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import pickle
+import sys
+import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from .errors import IllegalAction, InvalidAction, OutOfTurn, ParleyError, StaleState
+from .errors import REASONS, IllegalAction, InvalidAction, OutOfTurn, ParleyError, StaleState
 from .game import ARCHIVE, SPECTATOR, Outcome, Rules, Viewer
 from .log import Match, replay
 from .rng import Rng
@@ -247,7 +250,7 @@ def _refusal(rules: Rules[Any, Any], state: Any, seat: int, action: Any) -> str 
     try:
         rules.apply(rules.clone(state), seat, action)
     except ParleyError as err:
-        return f"{type(err).__name__}: {err.message}"
+        return f"{type(err).__name__} ({err.reason}): {err.message}"
     return None
 
 
@@ -457,6 +460,94 @@ def check_spec(rules: Rules[Any, Any]) -> None:
             tree = rules.options_tree(match.state, seat)
             json.dumps(tree.to_json())
             assert tree.leaves(), f"seat {seat} owes a decision but has no options"
+
+
+def refusal_table(rules: Rules[Any, Any]) -> list[dict[str, Any]]:
+    """The game's table of refused actions: `data/refusals.toml` beside its rules' module.
+
+    Rows with a `game` key belong to that game only (one file may serve several games).
+    """
+    module = sys.modules[type(rules).__module__].__file__
+    assert module is not None, f"{rules.spec.name}: its rules have no module file"
+    path = Path(module).parent / "data" / "refusals.toml"
+    assert path.is_file(), f"{rules.spec.name}: no refusal table at {path}"
+    rows = [
+        row
+        for row in tomllib.loads(path.read_text(encoding="utf-8")).get("refusal", [])
+        if row.get("game", rules.spec.name) == rules.spec.name
+    ]
+    assert rows, f"{rules.spec.name}: the refusal table {path} has no row for it"
+    return rows
+
+
+def _seat_of(match: Match[Any, Any], name: Any, where: str) -> int:
+    if isinstance(name, int):
+        return name
+    names = [n.lower() for n in match.seat_names()]
+    assert str(name).lower() in names, f"{where}: no seat called {name!r} (seats: {names})"
+    return names.index(str(name).lower())
+
+
+def refusal_position(rules: Rules[Any, Any], row: Mapping[str, Any]) -> Match[Any, Any]:
+    """The match a row describes: seats, options and seed, then its moves played in order.
+
+    A move is "<seat name>: <action>", or "<seat name>: default" for the seat's default
+    action (what a deadline would do).
+    """
+    where = f"{rules.spec.name} refusal {row.get('what', '?')!r}"
+    seats = int(row.get("seats", seat_counts(rules)[0]))
+    match = Match(rules, seats, dict(row.get("options", {})), seed=int(row.get("seed", 1)))
+    for i, move in enumerate(row.get("moves", [])):
+        name, sep, text = str(move).partition(": ")
+        assert sep, f"{where}: move {i} {move!r} is not '<seat>: <action>'"
+        seat = _seat_of(match, name.strip(), where)
+        try:
+            if text.strip() == "default":
+                match.act_default(seat)
+            else:
+                match.act(seat, text.strip())
+        except ParleyError as err:
+            raise AssertionError(f"{where}: move {i} {move!r} is refused: {err.message}") from err
+    return match
+
+
+def check_refusal_reasons(rules: Rules[Any, Any]) -> int:
+    """Every row of the game's refusal table is refused, saying why.
+
+    A row gives a position (seats, options, seed and moves), the seat, the action, and what
+    the refusal must carry: the error's `code`, its `reason` tag (one of `REASONS`), and
+    text its message must contain (`says`, one string or several). A refusal changes
+    nothing and records nothing. Returns the rows checked.
+    """
+    checked = 0
+    for row in refusal_table(rules):
+        where = f"{rules.spec.name} refusal {row.get('what', '?')!r}"
+        match = refusal_position(rules, row)
+        before, seq = json.dumps(match.observe(ARCHIVE), sort_keys=True), match.seq
+        seat = _seat_of(match, row["seat"], where)
+        try:
+            match.act(seat, str(row["action"]))
+        except ParleyError as err:
+            said = f"{err.code}/{err.reason}: {err.message}"
+            if "code" in row:
+                assert err.code == row["code"], f"{where}: expected {row['code']}, got {said}"
+            if "reason" in row:
+                assert row["reason"] in REASONS, f"{where}: unknown reason {row['reason']!r}"
+                assert err.reason == row["reason"], (
+                    f"{where}: expected reason {row['reason']}, got {said}"
+                )
+            assert err.reason is None or err.reason in REASONS, f"{where}: unknown reason {said}"
+            says = row.get("says", [])
+            for text in [says] if isinstance(says, str) else says:
+                assert text.lower() in err.message.lower(), f"{where}: {text!r} not in {said}"
+        else:
+            raise AssertionError(f"{where}: {row['action']!r} by {row['seat']} was accepted")
+        assert json.dumps(match.observe(ARCHIVE), sort_keys=True) == before, (
+            f"{where}: the refusal changed the state"
+        )
+        assert match.seq == seq, f"{where}: the refusal was recorded"
+        checked += 1
+    return checked
 
 
 CHECKS: dict[str, Callable[[Rules[Any, Any]], object]] = {

@@ -381,6 +381,12 @@ class Rules(ABC, Generic[S, A]):
         """
         return None
 
+    def out_of_turn(self, state: S, seat: int, action: A) -> str | None:
+        """Why `seat` may not take `action` now although it owes nothing, when the game can say
+        more than whose turn it is (a step that ended by itself); None for the plain answer.
+        Must tell nothing the seat cannot see."""
+        return None
+
     def alive(self, state: S) -> frozenset[int]:
         """Seats still in the game (they vote on draws)."""
         return frozenset(range(self.seat_count(state)))

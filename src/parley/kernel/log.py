@@ -160,15 +160,19 @@ class Match(Generic[S, A]):
         """Apply one action for `seat`; raises before any change when it can't be applied."""
         self._check_seat(seat)
         if self.is_over:
-            raise OutOfTurn("the game is over", state_id=self.state_id)
-        if not self.turn().can_act(seat):
+            raise OutOfTurn("the game is over", state_id=self.state_id, reason="game_over")
+        turn = self.turn()
+        if not turn.can_act(seat):
             raise OutOfTurn(
-                f"{self._seat_label(seat)} has nothing to decide now", state_id=self.state_id
+                self.out_of_turn_message(seat, action),
+                state_id=self.state_id,
+                reason="not_your_turn",
             )
         if state_id is not None and state_id != self.state_id:
             raise StaleState(
                 f"the action was aimed at state {state_id}, but the game is at {self.state_id}",
                 state_id=self.state_id,
+                reason="stale",
             )
         if isinstance(action, str):
             action = self.rules.parse(action, self.state, seat)
@@ -323,6 +327,24 @@ class Match(Generic[S, A]):
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
             raise InvalidAction(f"there is no seat {seat!r}; seats are 0–{self.seats - 1}")
+
+    def out_of_turn_message(self, seat: int, action: A | str | None = None) -> str:
+        """Why `seat` may not act now: whose decision it is, and what the game adds."""
+        turn = self.turn()
+        plain = f"{self._seat_label(seat)} has nothing to decide now"
+        owing = sorted(turn.owing)
+        if owing and not turn.simultaneous:
+            plain += f"; {', '.join(self._seat_label(s) for s in owing)} to act"
+        if action is None:
+            return plain
+        try:
+            parsed = (
+                self.rules.parse(action, self.state, seat) if isinstance(action, str) else action
+            )
+            detail = self.rules.out_of_turn(self.state, seat, parsed)
+        except ParleyError:
+            detail = None  # text that is no action at all: whose turn it is says enough
+        return f"{plain}: {detail}" if detail else plain
 
     def _seat_label(self, seat: int) -> str:
         names = self.seat_names()

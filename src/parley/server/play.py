@@ -110,8 +110,11 @@ class Play:
             match = txn.match
             if not match.turn().can_act(seat):
                 raise OutOfTurn(
-                    f"{match.seat_names()[seat]} has nothing to decide now",
+                    match.out_of_turn_message(
+                        seat, req.action if isinstance(req.action, str) else None
+                    ),
                     state_id=match.state_id,
+                    reason="not_your_turn",
                 )
             if req.state_id is not None and req.state_id != match.state_id:
                 raise StaleState(

@@ -26,7 +26,7 @@ from parley.kernel import (
     Viewer,
 )
 
-from . import engine, view
+from . import engine, refusals, view
 from .actions import (
     Action,
     Ask,
@@ -229,17 +229,13 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 or source not in (me.illuminati, action.attacker)
                 or me.money.get(source, 0) < action.spend
             ):
-                raise IllegalAction(f"{self.format(action)!r} is not allowed now")
-        elif isinstance(action, Lasers) and not engine.is_legal(state, seat, action):
-            raise IllegalAction(
-                f"{self.format(action)!r}: {engine.lasers_refusal(state, seat, action)}"
-            )
+                raise refusals.refuse(state, seat, action)
         elif not engine.is_legal(state, seat, action):
-            raise IllegalAction(
-                f"{self.format(action)!r} is not allowed for Player {seat + 1} now "
-                f"(phase {state.phase.value})"
-            )
+            raise refusals.refuse(state, seat, action)
         engine.do(state, seat, action)
+
+    def out_of_turn(self, state: IlluminatiState, seat: int, action: Action) -> str | None:
+        return refusals.out_of_turn(state, seat, action, who=False)
 
     def outcome(self, state: IlluminatiState) -> Outcome | None:
         if state.phase is not Phase.OVER:
