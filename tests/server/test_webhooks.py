@@ -7,14 +7,17 @@ from __future__ import annotations
 import ipaddress
 import json
 import socket
+import ssl
 import threading
 from collections.abc import Callable, Iterator
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import trustme
 from tests.server.conftest import LiveServer, make_settings, sign_up, start_live_server
 from tests.server.test_play import start_game
 
@@ -130,7 +133,9 @@ def test_a_name_resolving_to_a_private_form_is_refused(
 class Receiver:
     """A webhook endpoint on loopback; `hold` runs before it answers each POST."""
 
-    def __init__(self, hold: Callable[[], None] = lambda: None) -> None:
+    def __init__(
+        self, hold: Callable[[], None] = lambda: None, tls: ssl.SSLContext | None = None
+    ) -> None:
         self.bodies: list[dict[str, Any]] = []
         self.hosts: list[str | None] = []
         self.active = 0
@@ -159,6 +164,8 @@ class Receiver:
                 return None
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        if tls is not None:
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}/hook"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -243,6 +250,38 @@ def test_a_pinned_call_keeps_the_host_name_for_http_and_tls() -> None:
         assert request.extensions["sni_hostname"] == "hooks.example"  # the certificate's name
     with pytest.raises(BadRequest):
         webhooks.resolve(target, lambda host, port: [PUBLIC, "64:ff9b::a00:1"])
+
+
+def _note_name(asked: list[str | None], sock: Any, server_name: str | None, ctx: Any) -> None:
+    asked.append(server_name)
+
+
+def test_a_pinned_https_call_checks_the_certificate_against_the_name() -> None:
+    """Over real TLS on loopback: the call goes to the pinned address, names the host in
+    SNI, and accepts only a certificate for that name."""
+    ca = trustme.CA()
+    trusting = ssl.create_default_context()
+    ca.configure_trust(trusting)
+    for name, accepted in (("hooks.example", True), ("elsewhere.example", False)):
+        served = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ca.issue_cert(name).configure_cert(served)
+        asked: list[str | None] = []
+        served.sni_callback = partial(_note_name, asked)
+        hook = Receiver(tls=served)
+        try:
+            url = f"https://hooks.example:{hook.port}/hook"
+            target = webhooks.Target(url, "https", "hooks.example", hook.port, ("127.0.0.1",))
+            if accepted:
+                answer = webhooks.post(target, b"{}", timeout=WAIT, verify=trusting)
+                assert answer.status_code == 204
+                assert hook.hosts == [f"hooks.example:{hook.port}"]
+            else:
+                with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
+                    webhooks.post(target, b"{}", timeout=WAIT, verify=trusting)
+                assert hook.bodies == []
+            assert asked == ["hooks.example"]
+        finally:
+            hook.close()
 
 
 def test_a_slow_webhook_delays_only_its_own_messages(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import ssl
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -147,6 +148,7 @@ def post(
     *,
     timeout: float,
     transport: httpx.BaseTransport | None = None,
+    verify: ssl.SSLContext | bool = True,
 ) -> httpx.Response:
     """POST `payload` (JSON) to the target, at its checked addresses in turn.
 
@@ -155,7 +157,7 @@ def post(
     """
     headers = {"Content-Type": "application/json"}
     if target.addresses is None:
-        with httpx.Client(timeout=timeout, transport=transport) as client:
+        with httpx.Client(timeout=timeout, transport=transport, verify=verify) as client:
             return client.post(target.url, content=payload, headers=headers)
     url = httpx.URL(target.url)
     default = 443 if target.scheme == "https" else 80
@@ -166,7 +168,9 @@ def post(
         # The certificate is checked against the name, not the address called.
         extensions["sni_hostname"] = target.host
     last: httpx.ConnectError | None = None
-    with httpx.Client(timeout=timeout, transport=transport, follow_redirects=False) as client:
+    with httpx.Client(
+        timeout=timeout, transport=transport, verify=verify, follow_redirects=False
+    ) as client:
         for address in target.addresses:
             request = client.build_request(
                 "POST",
