@@ -87,6 +87,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
         database_url=f"sqlite:///{tmp_path / 'gateway.sqlite3'}",
         clock=clock,
         scheduler_poll_seconds=None,
+        fixed_seeds=True,  # tests here rely on their games' seeds (e.g. no retreats)
         limits=Limits(rate_per_second=1000.0, rate_burst=1000.0, signup_burst=1000.0),
     )
     app = create_app(settings)

@@ -52,6 +52,7 @@ class Server:
 
     def start(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PARLEY_")}
+        env["PARLEY_FIXED_SEEDS"] = "1"  # the tests mirror their games from the seeds they give
         log = self.log = self.log_path.open("ab")
         # Exactly what a person runs: `parley serve`, on a loopback port.
         self.process = subprocess.Popen(

@@ -126,7 +126,7 @@ def build_services(settings: Settings) -> Services:
         process_id=process_id,
         accounts=Accounts(db, settings.clock),
         tables=tables,
-        lobby=Lobby(tables, settings.clock, settings.limits),
+        lobby=Lobby(tables, settings.clock, settings.limits, fixed_seeds=settings.fixed_seeds),
         play=Play(tables, settings.clock, settings.limits),
         hub=Hub(tables, settings.clock, runner),
         bus=bus,

@@ -16,7 +16,7 @@ from . import store
 from .clock import Clock
 from .errors import Conflict, Forbidden, NotFound, WrongStatus
 from .live import LiveGame, Tables, Txn
-from .record import new_match, seat_draw
+from .record import game_seed, new_match, seat_draw
 from .schemas import CreateGame, GameOut
 from .settings import Limits
 from .views import game_out, owed_by, seat_open
@@ -61,10 +61,13 @@ def _host_only(txn: Txn, user: UserRecord, what: str) -> None:
 class Lobby:
     """Commands on games as a whole and on their seats."""
 
-    def __init__(self, tables: Tables, clock: Clock, limits: Limits) -> None:
+    def __init__(
+        self, tables: Tables, clock: Clock, limits: Limits, *, fixed_seeds: bool = False
+    ) -> None:
         self.tables = tables
         self.clock = clock
         self.limits = limits
+        self.fixed_seeds = fixed_seeds  # a host's seed used as given (see record.game_seed)
 
     # --- creating and finding -------------------------------------------------------
 
@@ -76,6 +79,7 @@ class Lobby:
         options = spec.resolve_options(req.options)
         check_bot(req.takeover_bot)
         Match(rules, seats, options, seed=0)  # refuse option sets the game cannot start with
+        seed, seed_source = game_seed(req.seed, as_given=self.fixed_seeds)
         now = self.clock.now()
         record = GameRecord(
             id=secrets.token_urlsafe(8),
@@ -90,7 +94,8 @@ class Lobby:
             invite_code=secrets.token_urlsafe(12) if req.private else None,
             host_id=user.id,
             status=GameStatus.LOBBY,
-            seed=req.seed if req.seed is not None else secrets.randbits(62),
+            seed=seed,
+            seed_source=seed_source,
             players=(),
             seq=0,
             version=1,

@@ -7,6 +7,7 @@ import hashlib
 import importlib
 import json
 import pickle
+import secrets
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -16,6 +17,7 @@ import parley
 from parley.kernel import Match, RecordError, Rng, Rules, apply_entry
 
 from .store import EntryRow
+from .vocab import SeedSource
 
 _SEAT_DRAW_SALT = 0x5EA7
 
@@ -71,6 +73,25 @@ def catch_up(match: Match[Any, Any], rows: Iterable[EntryRow]) -> None:
         if row.seq != match.seq:
             raise RecordError(f"the record jumps from entry {match.seq} to {row.seq}")
         apply_entry(match, json.loads(row.data))
+
+
+def game_seed(requested: int | None, *, as_given: bool = False) -> tuple[int, SeedSource]:
+    """A new game's seed, and where it came from.
+
+    A seed the host chose is mixed with a fresh secret of the server (a random key, used
+    once and never kept): the seat draw, decks, hiding places and bots' draws are then as
+    unknown to the host as to everyone else. Only the mixed seed is stored, as any seed
+    is, so the game replays exactly; games stored before keep their seeds as they were.
+    `as_given` (a server set up for fixed seeds: tests, demonstrations) keeps the host's
+    seed, and the game says so to everyone who sees it.
+    """
+    if requested is None:
+        return secrets.randbits(62), SeedSource.SERVER
+    if as_given:
+        return requested, SeedSource.HOST_FIXED
+    salt = secrets.token_bytes(32)
+    mixed = hashlib.blake2b(requested.to_bytes(8, "big"), key=salt, digest_size=8).digest()
+    return int.from_bytes(mixed, "big") >> 2, SeedSource.HOST_MIXED  # 62 bits, as drawn
 
 
 def seat_draw(seed: int, count: int) -> list[int]:

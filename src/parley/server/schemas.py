@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, StrictBool
 
 from .text import control_free, describe, first_refused
-from .vocab import Controller, GameStatus, PressMode, Replacements, Role
+from .vocab import Controller, GameStatus, PressMode, Replacements, Role, SeedSource
 
 MAX_PERIOD = 30 * 24 * 3600
 
@@ -87,7 +87,12 @@ class CreateGame(Strict):
     disorder_after: Annotated[int, Field(ge=0, le=1000)] = 2
     bot_after: Annotated[int, Field(ge=0, le=1000)] = 0
     takeover_bot: BotName = "random"
-    seed: Annotated[int, Field(ge=0, lt=2**62)] | None = None
+    seed: Annotated[int, Field(ge=0, lt=2**62)] | None = Field(
+        default=None,
+        description="mixed with a fresh secret of the server, so nobody (the host included) "
+        "can foresee a draw; used as given only on a server set up for fixed seeds, and the "
+        "game then says so (`seed_source: host-fixed`)",
+    )
     negotiation: Negotiation | None = Field(
         default=None,
         description="negotiation rounds before each step in which every surviving seat "
@@ -236,6 +241,13 @@ class GameOut(BaseModel):
     disorder_after: int
     bot_after: int
     replacements: Replacements = Replacements.HOST
+    seed_source: SeedSource | None = Field(
+        default=None,
+        description="where the seed came from: `server`; `host-mixed`, the host's choice mixed "
+        "with a secret of the server (nobody can foresee a draw); `host-fixed`, the host's "
+        "choice as given, on a server set up for fixed seeds (the host can know every hidden "
+        "draw); null for games from before it was kept",
+    )
     negotiation: NegotiationOut | None = None
     created_at: float
     started_at: float | None

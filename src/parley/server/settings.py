@@ -73,6 +73,9 @@ class Settings:
     static_dir: Path | None = None  # the web client; None: the packaged one if present
     migrate: bool = True
     inline_store: bool | None = None  # store work in the event loop; None: on SQLite (see app.py)
+    # A host's seed used as given, not mixed with a secret (tests, demonstrations): the host
+    # can then know every hidden draw, and each such game says so to everyone.
+    fixed_seeds: bool = False
     metrics_token: str | None = None  # /metrics for a request bearing this token
     metrics_loopback: bool = False  # /metrics for unforwarded requests from this machine
 
@@ -91,6 +94,8 @@ class Settings:
             values["scheduler_poll_seconds"] = float(poll) if float(poll) > 0 else None
         if sync := env.get(ENV_PREFIX + "SQLITE_SYNCHRONOUS"):
             values["sqlite_synchronous"] = sync.upper()
+        if fixed := env.get(ENV_PREFIX + "FIXED_SEEDS"):
+            values["fixed_seeds"] = fixed.strip().lower() in ("1", "true", "yes", "on")
         if proxies := env.get(ENV_PREFIX + "TRUSTED_PROXIES"):
             values["trusted_proxies"] = tuple(p.strip() for p in proxies.split(",") if p.strip())
         if token := env.get(ENV_PREFIX + "METRICS_TOKEN"):

@@ -37,6 +37,7 @@ from .vocab import (
     PressMode,
     Replacements,
     Role,
+    SeedSource,
     UserRecord,
 )
 
@@ -236,6 +237,7 @@ def _game(row: Game) -> GameRecord:
         talk_seconds=row.talk_seconds,
         talk_state=row.talk_state,
         talk_round=row.talk_round,
+        seed_source=SeedSource(row.seed_source) if row.seed_source is not None else None,
     )
 
 
@@ -287,6 +289,7 @@ def insert_game(s: Session, game: GameRecord) -> None:
             talk_seconds=game.talk_seconds,
             talk_state=game.talk_state,
             talk_round=game.talk_round,
+            seed_source=game.seed_source.value if game.seed_source is not None else None,
         )
     )
     s.flush()

@@ -258,6 +258,7 @@ def game_out(live: LiveGame, now: float, user: UserRecord | None = None) -> Game
         disorder_after=row.disorder_after,
         bot_after=row.bot_after,
         replacements=row.replacements,
+        seed_source=row.seed_source,
         negotiation=negotiation_out(live),
         created_at=row.created_at,
         started_at=row.started_at,
@@ -358,6 +359,7 @@ def record_for(live: LiveGame, viewer: Viewer, hide_before: int = 0) -> dict[str
         "name": live.row.name,
         "status": live.row.status.value,
         "seats": match.seat_names(),
+        "seed_source": live.row.seed_source,  # a str enum, or None
     }
     if viewer.omniscient:
         if not live.row.status.over:

@@ -48,6 +48,14 @@ class Replacements(StrEnum):
     OPEN = "open"  # every such seat is open to anyone who joins as a player
 
 
+class SeedSource(StrEnum):
+    """Where a game's seed came from: told to everyone who sees the game."""
+
+    SERVER = "server"  # drawn by the server
+    HOST_MIXED = "host-mixed"  # chosen by the host, mixed with a fresh secret of the server
+    HOST_FIXED = "host-fixed"  # chosen by the host, used as given: they can know every draw
+
+
 class EventKind(StrEnum):
     """Server events kept beside the kernel record (who joined, who took a seat over...)."""
 
@@ -108,6 +116,7 @@ class GameRecord:
     talk_seconds: int = 300  # how long a round lasts
     talk_state: int = -1  # the step whose rounds were opened
     talk_round: int = 0  # the round on at `talk_state` (past talk_rounds: orders are open)
+    seed_source: SeedSource | None = None  # None: a game from before it was recorded
 
     @property
     def talking(self) -> int:

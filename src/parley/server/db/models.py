@@ -79,6 +79,8 @@ class Game(Base):
     created_at: Mapped[float] = mapped_column(Double)
     started_at: Mapped[float | None] = mapped_column(Double)
     ended_at: Mapped[float | None] = mapped_column(Double)
+    # Where `seed` came from (vocab.SeedSource); NULL for games from before it was kept.
+    seed_source: Mapped[str | None] = mapped_column(String(16))
 
 
 class Member(Base):
