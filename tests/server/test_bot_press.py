@@ -128,6 +128,9 @@ class Proposer:
     def choose(self, decision: bots.Decision) -> Any:
         return bots.Reply(Bid(2), draw=True)
 
+    def accepts_draw(self, decision: bots.Decision) -> bool:
+        return True  # it wants a draw: it accepts the one the host proposes
+
 
 @pytest.fixture
 def proposer() -> Iterator[None]:

@@ -55,12 +55,13 @@ def test_a_draw_needs_every_survivor_and_votes_stay_secret(live: LiveServer, use
     ws.close()
 
 
-def test_seats_nobody_plays_do_not_block_a_draw(live: LiveServer, users: Users) -> None:
+def test_seats_nobody_plays_answer_a_draw_at_once(live: LiveServer, users: Users) -> None:
     amy, bob = users("amy"), users("bob")
     gid, _seats = start_game(amy, [bob], "countdown", options={"start": 50})
     bob.post(f"/api/games/{gid}/leave")
     out = amy.post(f"/api/games/{gid}/draw", {"accept": True})
-    assert out["decided"] and out["agreed"] and out["status"] == "finished"
+    # Too early for a seat in civil disorder to agree (tests/server/test_bot_draws.py).
+    assert out["decided"] and not out["agreed"] and out["status"] == "active"
 
 
 def test_the_host_closes_the_game_for_everyone(live: LiveServer, users: Users) -> None:

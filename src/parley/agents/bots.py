@@ -5,7 +5,8 @@ seat in civil disorder does), `heuristic` (a per-game player from
 `parley.agents.heuristics`), and `negotiator` / `opportunist` (players that make deals in
 press, from `parley.agents.negotiation`). A name of the form `package.module:attribute`
 imports a bot class or factory, so worker processes can build bots that were never
-registered there. The interface itself is `parley.agents.protocol`, re-exported here.
+registered there. The interface itself is `parley.agents.protocol`, re-exported here; how
+each answers a proposed draw is `parley.agents.draws`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .protocol import (
     acts_anytime,
     decide,
     decision_for,
+    draw_vote,
 )
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "bot_names",
     "decide",
     "decision_for",
+    "draw_vote",
     "make_bot",
     "register_bot",
 ]

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 from parley.kernel import JSON, Match, ParleyError, Rng, Rules, Viewer
 
+from . import draws
+
 
 class Decision:
     """What a bot sees when asked to act for a seat.
@@ -79,6 +81,11 @@ class Decision:
         return self._observation
 
     @property
+    def match(self) -> Match[Any, Any] | None:
+        """The match asked about, when the caller gave it (its record, for draw votes)."""
+        return self._match
+
+    @property
     def legal(self) -> Sequence[Any]:
         if self._legal is None:
             assert self._match is not None
@@ -118,7 +125,11 @@ class Bot(Protocol):
     name: str
 
     def choose(self, decision: Decision) -> Any:
-        """An action of the game for `decision.seat`, or a `Reply`."""
+        """An action of the game for `decision.seat`, or a `Reply`.
+
+        A bot may also have `accepts_draw(decision) -> bool`, its answer to a draw another
+        seat proposed (see `draw_vote`); a bot without one refuses every draw.
+        """
 
 
 class RandomBot:
@@ -129,6 +140,10 @@ class RandomBot:
     def choose(self, decision: Decision) -> Any:
         return decision.rules.random_action(decision.state, decision.seat, decision.rng)
 
+    def accepts_draw(self, decision: Decision) -> bool:
+        """Never before the game's earliest point for draws, then a coin from its stream."""
+        return draws.random_accepts(decision)
+
 
 class DefaultBot:
     """Always the seat's default action: a baseline that plays like an absent player."""
@@ -137,6 +152,10 @@ class DefaultBot:
 
     def choose(self, decision: Decision) -> Any:
         return decision.rules.default_action(decision.state, decision.seat)
+
+    def accepts_draw(self, decision: Decision) -> bool:
+        """As a seat in civil disorder: once the game is late enough for a draw."""
+        return decision.match is not None and draws.unplayed_accepts(decision.rules, decision.match)
 
 
 BotFactory = Callable[[Rules[Any, Any]], Bot]
@@ -151,6 +170,13 @@ def decide(bot: Bot, match: Match[Any, Any], seat: int, rng: Rng) -> Any:
     """Ask `bot` for `seat`'s action in `match` (not applied); press it sends is dropped."""
     answer = bot.choose(decision_for(match, seat, rng))
     return answer.action if isinstance(answer, Reply) else answer
+
+
+def draw_vote(bot: Bot, decision: Decision) -> bool:
+    """The bot's answer to the draw proposed at `decision.seat`'s table: its
+    `accepts_draw(decision)`, or a refusal when it has none."""
+    judge = getattr(bot, "accepts_draw", None)
+    return bool(judge(decision)) if callable(judge) else False
 
 
 def acts_anytime(bot: Bot) -> bool:

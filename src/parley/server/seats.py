@@ -3,7 +3,8 @@
 Everything here runs inside a `Txn`, so a seat's change and the actions it causes are
 written together. Bot seats run talking bots: each decision carries the seat's memory and
 inbox, and a bot's `Reply` sends its press (within the game's press mode) and casts its
-draw vote in the same change as its action.
+draw vote in the same change as its action. A draw another seat proposes is answered at once
+by every seat nobody plays, each by its own judgement (`parley.agents.draws`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from .vocab import Controller, EventKind, GameStatus, MemberRecord, PressMode
 log = logging.getLogger(__name__)
 
 _BOT_SALT = 0xB07
+_DRAW_SALT = 0xD5A
+_ABSENT = bots.DefaultBot()
 
 
 @dataclass(slots=True)
@@ -88,7 +91,7 @@ class Automation:
         match = txn.live.match
         if match is None or txn.status is not GameStatus.ACTIVE:
             return
-        self._accept_draws(txn)
+        self._answer_draws(txn)
         if talk.open_rounds(txn):
             self._negotiate(txn)  # press only: actions wait for the rounds to end
             txn.automation_pending = False
@@ -111,9 +114,14 @@ class Automation:
             self._out_of_turn(txn)
         txn.automation_pending = self._next_seat(txn) is not None  # finish on a later tick
 
-    @staticmethod
-    def _accept_draws(txn: Txn) -> None:
-        """Seats nobody plays never block a draw the players propose."""
+    def _answer_draws(self, txn: Txn) -> None:
+        """Seats nobody plays answer an open draw proposal at once, each by its own rule.
+
+        A bot seat asks its bot (`bots.draw_vote`: the heuristics accept only late enough
+        and when not ahead); a seat in civil disorder answers as the `default` bot does,
+        accepting only once the game is late enough for a draw (`parley.agents.draws`). A
+        refusal decides the proposal.
+        """
         match = txn.match
         while (voted := match.pending_draw_votes()) and not match.is_over:
             idle = [
@@ -123,7 +131,28 @@ class Automation:
             ]
             if not idle:
                 return
-            txn.vote(idle[0], True)
+            txn.vote(idle[0], self._draw_answer(txn, idle[0]))
+
+    def _draw_answer(self, txn: Txn, seat: int) -> bool:
+        match = txn.match
+        member = txn.live.at_seat(seat)
+        # A stream of its own per record length: asked again later, a bot may answer anew.
+        rng = Rng(txn.row.seed ^ _BOT_SALT ^ _DRAW_SALT).fork(match.seq + 1)
+        if member is None or member.controller is not Controller.BOT:
+            # Civil disorder answers as the `default` bot, which plays like an absent player.
+            absent = bots.Decision(match.rules, seat, match.state, rng, match=match, owed=False)
+            return bots.draw_vote(_ABSENT, absent)
+        name = member.bot or txn.row.takeover_bot
+        try:
+            bot = self.pool.get(name, txn.live.rules)
+            mind = self.pool.mind(txn.row.id, seat, name)
+            decision = bots.Decision(
+                match.rules, seat, match.state, rng, match=match, owed=False, memory=mind.memory
+            )
+            return bots.draw_vote(bot, decision)
+        except Exception:  # a bot's bug must not stall the game: it refuses
+            log.exception("bot %s failed to answer a draw in game %s", name, txn.row.id)
+            return False
 
     @staticmethod
     def _next_seat(txn: Txn) -> int | None:

@@ -22,6 +22,7 @@ from typing import Any
 from parley.games.campus import NOBODY, CampusMap, CampusState, Move, Pass, Phase, Pick
 from parley.kernel import Rules
 
+from ..draws import heuristic_accepts
 from ..protocol import Decision
 
 LANDMARK = 12.0
@@ -65,6 +66,10 @@ class CampusHeuristic:
 
     def __init__(self, rules: Rules[Any, Any]) -> None:
         self.rules = rules
+
+    def accepts_draw(self, decision: Decision) -> bool:
+        """Late enough in the game, and not ahead (`parley.agents.draws`)."""
+        return heuristic_accepts(decision)
 
     def choose(self, decision: Decision) -> Any:
         state: CampusState = decision.state

@@ -22,6 +22,7 @@ from typing import Any
 from parley.games.diplomacy import DiplomacyState, DipMap
 from parley.kernel import Rules
 
+from ..draws import heuristic_accepts
 from ..protocol import Decision
 
 # Scores of a move's destination: the higher, the better.
@@ -75,6 +76,10 @@ class DiplomacyHeuristic:
 
     def __init__(self, rules: Rules[Any, Any]) -> None:
         self.rules = rules
+
+    def accepts_draw(self, decision: Decision) -> bool:
+        """Late enough in the game, and not ahead (`parley.agents.draws`)."""
+        return heuristic_accepts(decision)
 
     def choose(self, decision: Decision) -> Any:
         legal = {decision.rules.format(a): a for a in decision.legal}

@@ -48,6 +48,7 @@ from parley.games.illuminati.geometry import subtree
 from parley.games.illuminati.state import AttackState
 from parley.kernel import Rules
 
+from ..draws import heuristic_accepts
 from ..protocol import Decision
 
 _CHANCE = {n: c / 36 for n, c in zip(range(2, 11), (1, 3, 6, 10, 15, 21, 26, 30, 33), strict=True)}
@@ -94,6 +95,10 @@ class IlluminatiHeuristic:
     def __init__(self, rules: Rules[Any, Any]) -> None:
         self.rules = rules
         self._answered: set[tuple[int, int, int, str, int]] = set()
+
+    def accepts_draw(self, decision: Decision) -> bool:
+        """Late enough in the game, and not ahead (`parley.agents.draws`)."""
+        return heuristic_accepts(decision)
 
     def choose(self, decision: Decision) -> Any:
         state: IlluminatiState = decision.state

@@ -51,6 +51,7 @@ from parley.games.planets.galaxy import SystemKind
 from parley.games.planets.units import GROUND, SHIPS, UNITS
 from parley.kernel import Rules
 
+from ..draws import heuristic_accepts
 from ..protocol import Decision
 
 LOSS_ORDER = ("infantry", "destroyer", "cruiser", "mech", "carrier", "dreadnought")
@@ -92,6 +93,10 @@ class PlanetsHeuristic:
 
     def __init__(self, rules: Rules[Any, Any]) -> None:
         self.rules = rules
+
+    def accepts_draw(self, decision: Decision) -> bool:
+        """Late enough in the game, and not ahead (`parley.agents.draws`)."""
+        return heuristic_accepts(decision)
 
     def choose(self, decision: Decision) -> Any:
         state: PlanetsState = decision.state

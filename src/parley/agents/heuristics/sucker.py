@@ -29,6 +29,7 @@ from parley.games.sucker import (
 )
 from parley.kernel import Rules
 
+from ..draws import heuristic_accepts
 from ..protocol import Decision
 
 _WIN = 1000.0
@@ -41,6 +42,10 @@ class SuckerHeuristic:
 
     def __init__(self, rules: Rules[Any, Any]) -> None:
         self.rules = rules
+
+    def accepts_draw(self, decision: Decision) -> bool:
+        """Late enough in the game, and not ahead (`parley.agents.draws`)."""
+        return heuristic_accepts(decision)
 
     def choose(self, decision: Decision) -> Any:
         state: SuckerState = decision.state

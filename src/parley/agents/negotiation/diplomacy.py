@@ -34,6 +34,10 @@ class DiplomacyNegotiator:
         self.policy = policy
         self.heuristic = DiplomacyHeuristic(rules)
 
+    def accepts_draw(self, decision: Decision) -> bool:
+        """As the heuristic it plays by: late enough, and not ahead."""
+        return self.heuristic.accepts_draw(decision)
+
     def choose(self, decision: Decision) -> Any:
         return _Seat(self, decision).choose()
 

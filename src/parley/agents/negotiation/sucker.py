@@ -37,6 +37,10 @@ class SuckerNegotiator:
         self.rules = rules
         self.heuristic = SuckerHeuristic(rules)
 
+    def accepts_draw(self, decision: Decision) -> bool:
+        """As the heuristic it plays by: late enough, and not ahead."""
+        return self.heuristic.accepts_draw(decision)
+
     def choose(self, decision: Decision) -> Any:
         state: SuckerState = decision.state
         me = decision.seat
