@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -86,3 +87,22 @@ def test_another_galaxy_loads_from_a_path(tmp_path: Path) -> None:
         Match(RULES, 4, {"galaxy": str(path)}, seed=3)
     with pytest.raises(BadOptions):
         Match(RULES, 3, {"galaxy": str(tmp_path / "none.toml")}, seed=3)
+
+
+HAMLET = Path(__file__).parent / "data" / "hamlet.toml"
+
+
+def test_a_small_galaxy_from_a_file_is_played_to_the_end() -> None:
+    """Seven systems, three homes around the centre: as checked as the built-in ones."""
+    from parley.kernel import ARCHIVE, Rng, replay
+    from parley.kernel.conformance import play_random
+
+    for seed in range(4):
+        match: Match[Any, Any] = Match(RULES, 3, {"galaxy": str(HAMLET)}, seed=seed)
+        assert len(match.state.galaxy.systems) == 7
+        play_random(match, Rng(seed), 5_000)
+        assert match.is_over, seed
+        again = replay(RULES, json.loads(match.dumps()))
+        assert again.observe(ARCHIVE) == match.observe(ARCHIVE)
+    with pytest.raises(BadOptions, match="laid out for 3 players, not 4"):
+        Match(RULES, 4, {"galaxy": str(HAMLET)}, seed=1)
