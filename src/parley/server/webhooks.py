@@ -61,8 +61,10 @@ def embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]
 
 def refusal(address: IPAddress) -> str | None:
     """Why this server does not call `address`, or None when it is public."""
-    if not address.is_global or address.is_multicast:
-        return "a private, local or multicast address"
+    if address.is_multicast:
+        return "a multicast address"
+    if not address.is_global:
+        return "a private or local address"
     if isinstance(address, ipaddress.IPv6Address):
         if address in _NAT64_LOCAL:
             return "a local-use NAT64 address"
