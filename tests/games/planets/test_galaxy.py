@@ -106,3 +106,24 @@ def test_a_small_galaxy_from_a_file_is_played_to_the_end() -> None:
         assert again.observe(ARCHIVE) == match.observe(ARCHIVE)
     with pytest.raises(BadOptions, match="laid out for 3 players, not 4"):
         Match(RULES, 4, {"galaxy": str(HAMLET)}, seed=1)
+
+
+def test_a_galaxy_path_opens_only_a_small_regular_toml_file(tmp_path: Path) -> None:
+    """A path may come from a game's options: devices, directories, other files and huge
+    files are refused before anything is read."""
+    (tmp_path / "dir.toml").mkdir()
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * 300_000 + "\n")
+    for path, message in [
+        ("/dev/zero", "neither a built-in galaxy nor a readable .toml file"),
+        ("/etc/passwd", "neither a built-in galaxy nor a readable .toml file"),
+        (str(tmp_path / "dir.toml"), "neither a built-in galaxy nor a readable .toml file"),
+        (str(tmp_path / "none.toml"), "neither a built-in galaxy nor a readable .toml file"),
+        (str(big), "larger than a galaxy file may be"),
+    ]:
+        with pytest.raises(BadOptions, match=message):
+            Match(RULES, 3, {"galaxy": path}, seed=1)
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b"name = \xff")
+    with pytest.raises(BadOptions, match="not a TOML galaxy file"):
+        Match(RULES, 3, {"galaxy": str(bad)}, seed=1)

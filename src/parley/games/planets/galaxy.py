@@ -202,13 +202,35 @@ def _check_connected(
         raise GalaxyError(f"{source}: systems {', '.join(cut)} cannot be reached from the centre")
 
 
+MAX_GALAXY_BYTES = 256 * 1024  # far more than a galaxy of 8 seats needs
+
+
 def read_galaxy(path: str | Path) -> Galaxy:
-    """A galaxy from a TOML file."""
+    """A galaxy from a TOML file: a regular `.toml` file of at most `MAX_GALAXY_BYTES`.
+
+    The path may come from a game's options, so nothing else is opened (no device, pipe or
+    directory), and a file too big for a galaxy is refused before it is read.
+    """
     path = Path(path)
+    refused = GalaxyError(
+        f"galaxy {str(path)[:80]!r} is neither a built-in galaxy nor a readable .toml file"
+    )
+    too_big = GalaxyError(f"{path}: larger than a galaxy file may be ({MAX_GALAXY_BYTES} bytes)")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as err:
-        raise GalaxyError(f"{path}: {err}") from err
+        if path.suffix != ".toml" or not path.is_file():
+            raise refused
+        if path.stat().st_size > MAX_GALAXY_BYTES:
+            raise too_big
+        with path.open("rb") as f:
+            raw = f.read(MAX_GALAXY_BYTES + 1)
+    except OSError:
+        raise refused from None
+    if len(raw) > MAX_GALAXY_BYTES:  # it grew since it was measured
+        raise too_big
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise GalaxyError(f"{path}: not a TOML galaxy file ({err})") from err
     return load_galaxy(data, str(path))
 
 
