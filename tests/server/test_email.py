@@ -37,11 +37,13 @@ PUBLIC_URL = "http://parley.test"  # links in messages name it; the test calls t
 class Mailbox:
     def __init__(self) -> None:
         self.messages: list[tuple[list[str], EmailMessage]] = []
+        self.senders: list[str] = []
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         mail = message_from_bytes(envelope.content, policy=policy.default)
         assert isinstance(mail, EmailMessage)
         self.messages.append((list(envelope.rcpt_tos), mail))
+        self.senders.append(envelope.mail_from)
         return "250 OK"
 
     def take(self) -> list[tuple[list[str], EmailMessage]]:
@@ -63,7 +65,7 @@ def _env(monkeypatch: pytest.MonkeyPatch, port: int) -> None:
     monkeypatch.setenv("PARLEY_NOTIFY_POLL", "0")  # the test delivers by hand
     monkeypatch.setenv("PARLEY_SMTP_HOST", "127.0.0.1")
     monkeypatch.setenv("PARLEY_SMTP_PORT", str(port))
-    monkeypatch.setenv("PARLEY_MAIL_FROM", "parley@example.net")
+    monkeypatch.setenv("PARLEY_MAIL_FROM", "Parley Games <parley@example.net>")
     monkeypatch.setenv("PARLEY_PUBLIC_URL", PUBLIC_URL)
 
 
@@ -137,6 +139,8 @@ def test_nothing_but_a_confirmation_until_the_owner_confirms(
         assert len(sent) == 1  # the confirmation, and nothing else
         (to, mail) = sent[0]
         assert to == ["Amy@example.org"] and mail["To"] == "Amy@example.org"
+        assert box.senders == ["parley@example.net"]  # the envelope: the bare address
+        assert mail["From"] == "Parley Games <parley@example.net>"
         assert "Confirm your address" in mail["Subject"]
         assert "psst" not in str(mail.get_content())
         assert amy.get("/api/me/notifications")["email_confirmed"] is False

@@ -83,6 +83,12 @@ def build(mail: Mail, mail_from: str) -> EmailMessage:
     return msg
 
 
+def _sender(msg: EmailMessage) -> str:
+    """The envelope sender: the address in From, without a display name."""
+    addresses = getattr(msg["From"], "addresses", ())
+    return str(addresses[0].addr_spec) if addresses else str(msg["From"])
+
+
 def send(mail: Mail, st: SmtpSettings) -> None:
     """Send one message to its one recipient (the envelope names that recipient alone)."""
     msg = build(mail, st.mail_from)
@@ -92,4 +98,4 @@ def send(mail: Mail, st: SmtpSettings) -> None:
             smtp.starttls()
         if st.user:
             smtp.login(st.user, st.password or "")
-        smtp.send_message(msg, from_addr=st.mail_from, to_addrs=[to])
+        smtp.send_message(msg, from_addr=_sender(msg), to_addrs=[to])
