@@ -4,6 +4,7 @@ from .errors import (
     REASONS,
     AmbiguousAction,
     BadOptions,
+    BadPosition,
     IllegalAction,
     InvalidAction,
     OutOfTurn,
@@ -42,7 +43,7 @@ from .log import (
 )
 from .notation import small_number
 from .options import OptionSpec, OptionValue, parse_option_pairs, resolve_options
-from .rng import Rng
+from .rng import ChanceError, Draw, Rng, Script
 
 __all__ = [
     "ARCHIVE",
@@ -54,6 +55,9 @@ __all__ = [
     "AmbiguousAction",
     "Audience",
     "BadOptions",
+    "BadPosition",
+    "ChanceError",
+    "Draw",
     "DrawEntry",
     "Entry",
     "GameSpec",
@@ -71,6 +75,7 @@ __all__ = [
     "RecordError",
     "Rng",
     "Rules",
+    "Script",
     "Setup",
     "StaleState",
     "Structure",

@@ -115,3 +115,9 @@ class RecordError(ParleyError):
     """A game record that cannot be read or does not replay."""
 
     code = "bad_record"
+
+
+class BadPosition(ParleyError):
+    """A position that cannot be read: the message names the field and what is wrong."""
+
+    code = "bad_position"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .errors import BadOptions, IllegalAction, InvalidAction
+from .errors import BadOptions, BadPosition, IllegalAction, InvalidAction
 from .options import OptionSpec, OptionValue, resolve_options
 from .rng import Rng
 
@@ -403,6 +403,33 @@ class Rules(ABC, Generic[S, A]):
         """How actions are typed, with examples, for forms an options tree cannot list
         (free text, actions open at any time); "" when the options say it all."""
         return ""
+
+    # --- positions and chance (optional) ----------------------------------------------
+
+    def write_position(self, state: S) -> dict[str, JSON]:
+        """The whole truth of `state` as a JSON object people can read and edit.
+
+        Hidden parts included (a position is not a view); it carries the resolved options
+        under "options". `read_position(write_position(s))` plays on exactly as `s` does.
+        """
+        raise BadPosition(f"{self.spec.title} has no position format")
+
+    def read_position(self, data: Mapping[str, JSON]) -> S:
+        """A state from a position; BadPosition, naming the field, when anything is wrong.
+
+        Derived fields are recomputed, never taken from the data.
+        """
+        raise BadPosition(f"{self.spec.title} has no position format")
+
+    def state_rng(self, state: S) -> Rng | None:
+        """The generator the rules draw from (the default: the state's `rng` attribute)."""
+        rng = getattr(state, "rng", None)
+        return rng if isinstance(rng, Rng) else None
+
+    def set_state_rng(self, state: S, rng: Rng) -> None:
+        """Give the state another generator (a scripted one); games without chance ignore it."""
+        if isinstance(getattr(state, "rng", None), Rng):
+            state.rng = rng  # type: ignore[attr-defined]
 
     def action_to_json(self, action: A) -> JSON:
         """A JSON form of the action; the default is its notation."""

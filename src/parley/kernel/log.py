@@ -8,12 +8,13 @@ viewer, and replays or forks from any point.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic
 
 from .errors import (
+    BadPosition,
     IllegalAction,
     InvalidAction,
     OutOfTurn,
@@ -23,7 +24,7 @@ from .errors import (
 )
 from .game import JSON, PUBLIC, A, Audience, Outcome, Rules, S, Setup, Turn, Viewer
 from .options import OptionValue
-from .rng import Rng
+from .rng import Draw, Rng, Script, as_draws
 
 RECORD_FORMAT = "parley.record"
 RECORD_VERSION = 1
@@ -92,6 +93,8 @@ class Match(Generic[S, A]):
         players: int | Sequence[str],
         options: Mapping[str, Any] | None = None,
         seed: int = 0,
+        *,
+        chance: Iterable[Any] | None = None,
     ) -> None:
         names = [f"seat{i}" for i in range(players)] if isinstance(players, int) else list(players)
         rules.spec.check_seats(len(names))
@@ -99,14 +102,79 @@ class Match(Generic[S, A]):
         self.players = names
         self.options: dict[str, OptionValue] = rules.spec.resolve_options(options)
         self.seed = seed
-        self.state: S = rules.setup(Setup(len(names), dict(self.options), Rng(seed)))
+        # A scripted match draws every random result, set-up included, from its script.
+        self.chance: list[Draw] | None = None if chance is None else as_draws(chance)
+        self.position: dict[str, JSON] | None = None
+        rng = Rng(seed) if self.chance is None else Script(self.chance, seed)
+        self.state: S = rules.setup(Setup(len(names), dict(self.options), rng))
         self.entries: list[Entry] = []
         self.ply = 0
         self._draw = _DrawTally()
         self._agreed_draw: Outcome | None = None
         self._turn_cache: Turn | None = None
 
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules[S, A],
+        position: Mapping[str, Any],
+        players: Sequence[str] | None = None,
+        *,
+        chance: Iterable[Any] | None = None,
+    ) -> Match[S, A]:
+        """A match that starts from `position` (the game's position format) and plays on
+        under the same checks as any match; its record starts with the position.
+
+        With `chance`, the random results from here on come from that script (see
+        `rng.Script`); otherwise from the generator the position carries.
+        """
+        if not isinstance(position, Mapping):
+            raise BadPosition("a position is a JSON object")
+        game = position.get("game", rules.spec.name)
+        if game != rules.spec.name:
+            raise BadPosition(f"game: the position is of {game!r}, not {rules.spec.name!r}")
+        state = rules.read_position(position)
+        seats = rules.seat_count(state)
+        rules.spec.check_seats(seats)
+        names = [f"seat{i}" for i in range(seats)] if players is None else list(players)
+        if len(names) != seats:
+            raise BadPosition(
+                f"the position has {seats} seats, but {len(names)} players were named"
+            )
+        raw_options = position.get("options", {})
+        if not isinstance(raw_options, Mapping):
+            raise BadPosition("options: expected an object of option values")
+        match: Match[S, A] = cls.__new__(cls)
+        match.rules = rules
+        match.players = names
+        match.options = rules.spec.resolve_options(raw_options)
+        match.seed = 0
+        match.chance = None if chance is None else as_draws(chance)
+        # The record keeps the position as the game writes it: the same facts, tidied.
+        match.position = rules.write_position(state)
+        match.state = rules.read_position(match.position)
+        if match.chance is not None:
+            base = rules.state_rng(match.state)
+            rules.set_state_rng(match.state, Script(match.chance, base.state if base else 0))
+        match.entries = []
+        match.ply = 0
+        match._draw = _DrawTally()
+        match._agreed_draw = None
+        match._turn_cache = None
+        return match
+
     # --- reading --------------------------------------------------------------------
+
+    def script(self) -> Script | None:
+        """The script the rules draw from, when this match was given one."""
+        rng = self.rules.state_rng(self.state)
+        return rng if isinstance(rng, Script) else None
+
+    def finish_chance(self) -> None:
+        """Raise ChanceError unless every scripted random result has been used."""
+        script = self.script()
+        if script is not None:
+            script.finish()
 
     @property
     def seats(self) -> int:
@@ -287,6 +355,8 @@ class Match(Generic[S, A]):
             "options": dict(self.options),
             "players": list(self.players),
             "seed": self.seed,
+            **({"position": self.position} if self.position is not None else {}),
+            **({"chance": [list(d) for d in self.chance]} if self.chance is not None else {}),
             "entries": [
                 _entry_json(self.rules, e, Viewer(omniscient=True), None) for e in self.entries
             ],
@@ -314,6 +384,8 @@ class Match(Generic[S, A]):
         twin.players = list(self.players)
         twin.options = dict(self.options)
         twin.seed = self.seed
+        twin.chance = self.chance
+        twin.position = self.position
         twin.state = self.rules.clone(self.state)
         twin.entries = list(self.entries)
         twin.ply = self.ply
@@ -401,10 +473,26 @@ def replay(
     check_record(record)
     if record.get("game") != rules.spec.name:
         raise RecordError(f"the record is of {record.get('game')!r}, not {rules.spec.name!r}")
+    chance = record.get("chance")
+    if chance is not None and not isinstance(chance, list):
+        raise RecordError("the record's chance is not a list of draws")
     try:
-        match = Match(rules, list(record["players"]), record.get("options"), int(record["seed"]))
+        if record.get("position") is not None:
+            match = Match.from_position(
+                rules, record["position"], list(record["players"]), chance=chance
+            )
+        else:
+            match = Match(
+                rules,
+                list(record["players"]),
+                record.get("options"),
+                int(record["seed"]),
+                chance=chance,
+            )
     except KeyError as missing:
         raise RecordError(f"the record lacks {missing}") from None
+    except BadPosition as err:
+        raise RecordError(f"the record's position does not read: {err.message}") from err
     for i, raw in enumerate(record.get("entries", [])):
         try:
             apply_entry(match, raw)

@@ -9,22 +9,7 @@ from typing import Any
 from parley.games.illuminati import RULES, engine
 from parley.games.illuminati import geometry as geo
 from parley.games.illuminati.state import Held, IlluminatiState, Phase, Player
-from parley.kernel import IllegalAction, ParleyError, Rng
-
-
-class ScriptedDice(Rng):
-    """A generator whose die rolls come from a script (then from the seed)."""
-
-    __slots__ = ("script",)
-
-    def __init__(self, dice: list[int]) -> None:
-        super().__init__(7)
-        self.script = list(dice)
-
-    def randint(self, low: int, high: int) -> int:
-        if self.script and (low, high) == (1, 6):
-            return self.script.pop(0)
-        return super().randint(low, high)
+from parley.kernel import Draw, IllegalAction, Match, ParleyError, Rng, Script
 
 
 def seat(text: str) -> int:
@@ -34,15 +19,20 @@ def seat(text: str) -> int:
 
 
 def build(sc: dict[str, Any]) -> IlluminatiState:
-    """A position from a scenario table (see scenarios.toml for the fields)."""
+    """A position from a scenario table (see scenarios.toml for the fields).
+
+    The table's fields are laid out on a state, which is then written as a position and
+    started as a match (`Match.from_position`) whose random results are the table's `dice`,
+    each pair an attack roll, scripted through the kernel's `Script`.
+    """
     seats = len(sc["illuminati"])
     options = RULES.spec.resolve_options(sc.get("options", {}))
-    dice = [d for pair in sc.get("dice", []) for d in pair]
+    dice = [Draw("attack roll", d) for pair in sc.get("dice", []) for d in pair]
     deck = list(reversed(sc.get("deck", [])))  # written top first
     state = IlluminatiState(
         seats=seats,
         options=options,
-        rng=ScriptedDice(dice),
+        rng=Rng(7),
         players=[Player(s) for s in range(seats)],
         deck=deck,
     )
@@ -81,7 +71,17 @@ def build(sc: dict[str, Any]) -> IlluminatiState:
         engine.begin_turn(state)
     else:
         state.phase = Phase.MAIN
-    return state
+    # A table without dice rolls from the seed; one with dice must list every roll.
+    match: Match[IlluminatiState, Any] = Match.from_position(
+        RULES, RULES.write_position(state), chance=dice if "dice" in sc else None
+    )
+    return match.state
+
+
+def finish_dice(state: IlluminatiState) -> None:
+    """Fail if the scenario left scripted dice unrolled."""
+    if isinstance(state.rng, Script):
+        state.rng.finish()
 
 
 def act(state: IlluminatiState, who: int, text: str) -> None:

@@ -22,6 +22,7 @@ from parley.kernel import (
     OutOfTurn,
     ParleyError,
     Rng,
+    Script,
     StaleState,
 )
 
@@ -110,7 +111,12 @@ MAIN_PHASE = [
 
 def snapshot(state: IlluminatiState) -> str:
     rng = state.rng.copy()
-    draws = [rng.randint(1, 6) for _ in range(4)]
+    # a scripted generator shows what it has left; a seeded one, what it would roll next
+    draws = (
+        [rng.left, len(rng.drawn)]
+        if isinstance(rng, Script)
+        else [rng.randint(1, 6) for _ in range(4)]
+    )
     return json.dumps([RULES.observe(state, ARCHIVE), draws], sort_keys=True)
 
 

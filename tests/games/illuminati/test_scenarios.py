@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.games.illuminati.helpers import build, run_steps
+from tests.games.illuminati.helpers import build, finish_dice, run_steps
 
 # scenarios.toml: the seed's use cases; rules_audit.toml: the seed and the reference read
 # rule by rule, with the arithmetic of each attack term in tables.
@@ -27,3 +27,4 @@ def test_scenario_names_are_unique() -> None:
 def test_scenario(scenario: dict[str, Any]) -> None:
     state = build(scenario)
     run_steps(state, scenario["steps"])
+    finish_dice(state)

@@ -1,4 +1,5 @@
-"""Scenario helpers: a cleared galaxy, a board laid out from a table, scripted dice."""
+"""Scenario helpers: a cleared galaxy, a board laid out from a table, then a match started
+from that position with its dice scripted through the kernel's public `Script`."""
 
 from __future__ import annotations
 
@@ -8,25 +9,6 @@ from typing import Any
 from parley.games.planets import RULES, PlanetsState, Stage
 from parley.games.planets.state import COLOURS, Area
 from parley.kernel import Match, Rng
-
-
-class ScriptedDice(Rng):
-    """A generator whose d10 rolls come from a list; shuffles stay seeded."""
-
-    __slots__ = ("rolls",)
-
-    def __init__(self, seed: int, rolls: list[int]) -> None:
-        super().__init__(seed)
-        self.rolls = list(rolls)
-
-    def randint(self, low: int, high: int) -> int:
-        assert self.rolls, "the scenario ran out of scripted dice"
-        roll = self.rolls.pop(0)
-        assert low <= roll <= high, f"scripted die {roll} outside {low}..{high}"
-        return roll
-
-    def copy(self) -> Rng:
-        return ScriptedDice(self.state, self.rolls)
 
 
 def seat(colour: str) -> int:
@@ -66,7 +48,8 @@ def place(state: PlanetsState, line: str) -> None:
         area.set_hurt(seat(colour), kind, area.hurt(seat(colour), kind) + int(count))
 
 
-def lay_out(match: Match[Any, Any], board: Mapping[str, Any]) -> None:
+def lay_out(match: Match[Any, Any], board: Mapping[str, Any]) -> Match[Any, Any]:
+    """The board's position, as a match started from it with the board's dice scripted."""
     state: PlanetsState = match.state
     for line in board.get("units", []):
         place(state, line)
@@ -102,7 +85,9 @@ def lay_out(match: Match[Any, Any], board: Mapping[str, Any]) -> None:
             setattr(state, key, board[key])
     if "turn" in board:
         state.current = seat(board["turn"])
-    state.rng = ScriptedDice(board.get("seed", 1), board.get("dice", []))
+    state.rng = Rng(board.get("seed", 1))
+    position = RULES.write_position(state)
+    return Match.from_position(RULES, position, chance=board.get("dice", []))
 
 
 def act(match: Match[Any, Any], line: str) -> None:

@@ -11,7 +11,7 @@ import pytest
 from parley.games.planets import RULES
 from parley.kernel import SPECTATOR, Match, ParleyError
 
-from .helpers import COLOURS, ScriptedDice, act, empty_match, lay_out, seat
+from .helpers import COLOURS, act, empty_match, lay_out, seat
 
 SCENARIOS = tomllib.loads((Path(__file__).parent / "scenarios.toml").read_text())["scenario"]
 CHECKS = {
@@ -51,9 +51,7 @@ CHECKS = {
 def _match(scenario: dict[str, Any]) -> Match[Any, Any]:
     if scenario.get("fresh"):
         return Match(RULES, 3, seed=1)
-    match = empty_match()
-    lay_out(match, scenario.get("board", {}))
-    return match
+    return lay_out(empty_match(), scenario.get("board", {}))
 
 
 def _units(view: dict[str, Any], where: str, colour: str, kind: str, key: str) -> int:
@@ -148,8 +146,8 @@ def check(match: Match[Any, Any], step: dict[str, Any], where: str) -> None:
             f"{where}: {outcome}"
         )
     if "dice_left" in step:
-        rng = match.state.rng
-        assert isinstance(rng, ScriptedDice) and len(rng.rolls) == step["dice_left"], where
+        script = match.script()
+        assert script is not None and script.left == step["dice_left"], where
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["rule"] for s in SCENARIOS])
@@ -160,6 +158,7 @@ def test_scenario(scenario: dict[str, Any]) -> None:
         for line in step.get("do", []):
             act(match, line)
         check(match, step, where)
+    match.finish_chance()
 
 
 def test_every_listed_rule_has_a_scenario() -> None:

@@ -152,8 +152,8 @@ def _combat(state: CampusState, seat: int, src: int, dst: int, defender: int) ->
     level = state.level
     a_level, d_level = level[src], level[dst]
     a_bonus, d_bonus = state.attack(seat), state.defence(defender)
-    a_roll = state.rng.randint(1, 4 + a_level)
-    d_roll = state.rng.randint(1, 4 + d_level)
+    a_roll = state.rng.randint(1, 4 + a_level, label=f"attack roll by {name(seat)}")
+    d_roll = state.rng.randint(1, 4 + d_level, label=f"defence roll by {name(defender)}")
     won = a_roll + a_bonus > d_roll + d_bonus
     state.events.append(
         (
@@ -219,7 +219,7 @@ def resolve_minigame(state: CampusState, game: Minigame) -> None:
         gaps = [(abs(3 * n * v - 2 * total), s) for s, v in present]
         best = min(g for g, _ in gaps)
         tied = [s for g, s in gaps if g == best]
-        winner = tied[0] if len(tied) == 1 else state.rng.choice(tied)
+        winner = tied[0] if len(tied) == 1 else state.rng.choice(tied, label="minigame tie-break")
     settings = state.settings
     bonuses: dict[int, int] = {}
     if winner == game.capturer:
@@ -262,7 +262,7 @@ def end_turn(state: CampusState) -> None:
     if state.pvc_taken_at != NOBODY:  # IV.A: it reappears, hidden, somewhere new
         spots = state.pvc_candidates(exclude=state.pvc_taken_at)
         if spots:
-            state.pvc = state.rng.choice(spots)
+            state.pvc = state.rng.choice(spots, label="where the PVC reappears")
             state.pvc_taken_at = NOBODY
             state.pvc_revealed = False
             state.cycles = 0

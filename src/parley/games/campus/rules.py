@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from parley.kernel import (
     JSON,
@@ -140,16 +141,26 @@ class CampusRules(Rules[CampusState, Action]):
             rng=rng,
         )
         starts = list(board.landmarks)
-        rng.shuffle(starts)
+        rng.shuffle(starts, label="starting landmarks, in seat order")
         for seat in range(seats):
             s = starts[seat]
             state.owner[s], state.unit[s], state.level[s] = seat, seat, 1
-        state.pvc = rng.choice(state.pvc_candidates())
+        state.pvc = rng.choice(state.pvc_candidates(), label="where the PVC starts")
         engine.begin_turn(state, 0)
         return state
 
     def seat_count(self, state: CampusState) -> int:
         return state.seats
+
+    def write_position(self, state: CampusState) -> dict[str, Any]:
+        from . import position
+
+        return position.write(state, position.options_of(state))
+
+    def read_position(self, data: Mapping[str, Any]) -> CampusState:
+        from . import position
+
+        return position.read(data, self.maps, self.spec.resolve_options)
 
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return list(COLLEGES[:seats])

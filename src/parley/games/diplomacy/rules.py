@@ -32,7 +32,7 @@ from parley.kernel import (
     Turn,
     Viewer,
 )
-from parley.kernel.errors import BadOptions
+from parley.kernel.errors import BadOptions, BadPosition
 
 from .adjustments import adjustment_counts
 from .civil_disorder import CivilDisorderRule
@@ -153,6 +153,28 @@ class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
 
     def seat_count(self, state: DiplomacyState) -> int:
         return state.seats
+
+    def write_position(self, state: DiplomacyState) -> dict[str, Any]:
+        from . import game_position
+
+        return game_position.write(state)
+
+    def read_position(self, data: Mapping[str, Any]) -> DiplomacyState:
+        from . import game_position
+
+        state = game_position.read(self, data)
+        needed = self._needs_orders(state)
+        if needed and set(needed) <= set(state.submitted):
+            raise BadPosition("submitted: every power owing orders has submitted (adjudicate)")
+        return state
+
+    def check_submission(self, state: DiplomacyState, seat: int, action: OrderSet) -> None:
+        """IllegalAction unless `seat` may submit `action` now (as `apply` checks it)."""
+        if seat not in self._needs_orders(state):
+            raise IllegalAction(
+                f"{self._power(state, seat)} has nothing to order in {state.position.phase}"
+            )
+        self._check(state, seat, action)
 
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         dip = standard_map(str(options.get("map", "standard")))
@@ -294,7 +316,8 @@ class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
     def apply(self, state: DiplomacyState, seat: int, action: OrderSet) -> None:
         if seat not in self._needs_orders(state):
             raise IllegalAction(
-                f"{self._power(state, seat)} has nothing to order in {state.position.phase}"
+                f"{self._power(state, seat)} has nothing to order in {state.position.phase}",
+                reason="not_your_turn",
             )
         self._check(state, seat, action)
         state.submitted[seat] = action
@@ -313,7 +336,10 @@ class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
         def refuse(order: Order, why: str) -> IllegalAction:
             text = format_order(order)
             return IllegalAction(
-                f"{power} cannot order {text} in {phase}: {why}", text=text, state_id=state.epoch
+                f"{power} cannot order {text} in {phase}: {why}",
+                text=text,
+                state_id=state.epoch,
+                reason=_order_reason(why),
             )
 
         everything = next(iter(legal.values()), []) if phase.kind is PhaseKind.ADJUSTMENT else []
@@ -476,3 +502,14 @@ def _unit_label(order: Order) -> str:
 
 def _phase_json(phase: str, results: list[OrderResult]) -> dict[str, Any]:
     return {"phase": phase, "results": results_to_json(results)}
+
+
+def _order_reason(why: str) -> str:
+    """The reason tag of an order the adjudicator calls illegal, from its words."""
+    if "adjacent" in why or "reach" in why or "convoy" in why:
+        return "not_reachable"
+    if "no unit" in why or "belongs to" in why or "not yours" in why:
+        return "not_held"
+    if "build" in why or "disband" in why:
+        return "no_room" if "no " in why or "vacant" in why else "forbidden"
+    return "forbidden"

@@ -335,7 +335,8 @@ def open_window(state: IlluminatiState) -> None:
 def roll(state: IlluminatiState) -> None:
     a = state.attack
     assert a is not None
-    d1, d2 = state.rng.randint(1, 6), state.rng.randint(1, 6)
+    by = f"attack roll by Player {a.attacker_seat + 1}"
+    d1, d2 = state.rng.randint(1, 6, label=by), state.rng.randint(1, 6, label=by)
     a.dice = (d1, d2)
     a.roll = d1 + d2
     a.committed = True
@@ -1307,7 +1308,7 @@ def setup(seats: int, options: dict[str, object], rng: object) -> IlluminatiStat
 
     assert isinstance(rng, Rng)
     deck = CARDS.deck()
-    rng.shuffle(deck)
+    rng.shuffle(deck, label="the deck (its top is the last card)")
     state = IlluminatiState(
         seats=seats,
         options=dict(options),  # type: ignore[arg-type]
@@ -1320,17 +1321,22 @@ def setup(seats: int, options: dict[str, object], rng: object) -> IlluminatiStat
         if CARDS.is_group(top):
             state.center.append(top)
         else:  # a special card is buried back in the deck
-            state.deck.insert(rng.below(len(state.deck) + 1), top)
+            buried = rng.below(len(state.deck) + 1, label=f"where {top} is buried in the deck")
+            state.deck.insert(buried, top)
     contenders = list(range(seats))
     while len(contenders) > 1:
-        rolls = {s: rng.randint(1, 6) + rng.randint(1, 6) for s in contenders}
+        rolls = {
+            s: rng.randint(1, 6, label=f"first-player roll by Player {s + 1}")
+            + rng.randint(1, 6, label=f"first-player roll by Player {s + 1}")
+            for s in contenders
+        }
         best = max(rolls.values())
         contenders = [s for s in contenders if rolls[s] == best]
     state.first = state.active = contenders[0]
     order = [(state.first + i) % seats for i in range(seats)]
     if options["illuminati"] == "random":
         names = [c.name for c in CARDS.illuminati]
-        rng.shuffle(names)
+        rng.shuffle(names, label="Illuminati dealt from the first player on")
         for seat, name in zip(order, names, strict=False):
             take_illuminati(state, seat, name)
         after_choosing(state)

@@ -197,6 +197,16 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
     def seat_count(self, state: IlluminatiState) -> int:
         return state.seats
 
+    def write_position(self, state: IlluminatiState) -> dict[str, Any]:
+        from . import position
+
+        return position.write(state)
+
+    def read_position(self, data: Mapping[str, Any]) -> IlluminatiState:
+        from . import position
+
+        return position.read(data, self.spec.resolve_options)
+
     def clone(self, state: IlluminatiState) -> IlluminatiState:
         return clone(state)
 

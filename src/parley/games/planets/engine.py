@@ -66,12 +66,12 @@ def new_game(
             for kind, n in (START_HOME if i == 0 else START_MINOR).items():
                 planets[name].area.add(seat, kind, n)
     decks = {trait: [c.id for c in cards] for trait, cards in DECKS.items()}
-    for deck in decks.values():
-        rng.shuffle(deck)
+    for trait, deck in decks.items():
+        rng.shuffle(deck, label=f"the {trait} exploration deck")
     objectives = list(OBJECTIVES)
-    rng.shuffle(objectives)
+    rng.shuffle(objectives, label="the objective deck")
     revealed = [objectives.pop() for _ in range(STARTING_OBJECTIVES)]
-    first = rng.below(seats)
+    first = rng.below(seats, label="who plays first")
     return PlanetsState(
         galaxy=galaxy,
         seats=seats,
@@ -686,7 +686,7 @@ def _bombard(state: PlanetsState, seat: int, planet: str | None) -> None:
         if UNITS[kind].bombard
         for _ in range(space.count(seat, kind))
     ]
-    rolls = [state.rng.randint(1, 10) for _ in dice]
+    rolls = [state.rng.randint(1, 10, label=f"bombardment by {who(seat)}") for _ in dice]
     hits = sum(1 for (_, need), roll in zip(dice, rolls, strict=True) if roll >= need)
     area = state.planets[planet].area
     target = next(s for s in area.seats() if s != seat and area.has(s, GROUND))
@@ -764,7 +764,7 @@ def _roll(
     for kind in kinds:
         stats = UNITS[kind]
         for _ in range(area.count(seat, kind) * stats.dice):
-            roll = state.rng.randint(1, 10)
+            roll = state.rng.randint(1, 10, label=f"combat roll by {who(seat)} for a {kind}")
             rolls.append(roll)
             hits += roll >= stats.combat
     return rolls, hits
@@ -892,7 +892,7 @@ def _cannon(state: PlanetsState, seat: int) -> None:
         ]
         if not dice:
             continue
-        rolls = [state.rng.randint(1, 10) for _ in dice]
+        rolls = [state.rng.randint(1, 10, label=f"space cannon by {who(other)}") for _ in dice]
         hits = sum(1 for need, roll in zip(dice, rolls, strict=True) if roll >= need)
         log(
             state,
@@ -998,7 +998,7 @@ def explore(state: PlanetsState, seat: int, name: str, trait: str) -> None:
     if not deck:
         deck.extend(state.discards[trait])
         state.discards[trait].clear()
-        state.rng.shuffle(deck)
+        state.rng.shuffle(deck, label=f"the {trait} deck reshuffled")
         log(state, "reshuffle", f"the {trait} deck is reshuffled from its discards", deck=trait)
     if not deck:
         log(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from parley.kernel import (
     JSON,
@@ -109,6 +110,16 @@ class PlanetsRules(Rules[PlanetsState, Action]):
     def seat_count(self, state: PlanetsState) -> int:
         return state.seats
 
+    def write_position(self, state: PlanetsState) -> dict[str, Any]:
+        from . import position
+
+        return position.write(state, state.galaxy.name)
+
+    def read_position(self, data: Mapping[str, Any]) -> PlanetsState:
+        from . import position
+
+        return position.read(data, self.spec.resolve_options)
+
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return [view.colour(s).title() for s in range(seats)]
 
@@ -169,6 +180,9 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         if stop and rest and rng.below(4) != 0:
             return rng.choice(rest)
         return rng.choice(actions)
+
+    def out_of_turn(self, state: PlanetsState, seat: int, action: Action) -> str | None:
+        return engine.late_step(state, seat, action)
 
     def default_action(self, state: PlanetsState, seat: int) -> Action:
         """Pass; end the step; no bombardment; the first hit or exploration offered."""

@@ -14,9 +14,11 @@ placed nowhere is in the dead box, so every position accounts for all chips.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from parley.kernel import BadOptions
+from parley.kernel import BadOptions, BadPosition
+from parley.kernel.positions import Codec
 
 from . import engine
 from .colours import Colour
@@ -112,3 +114,109 @@ def _index(chip: Colour, seats: int) -> int:
     if int(chip) >= seats:
         raise BadOptions(f"no {chip.label} chips with {seats} players")
     return int(chip)
+
+
+# --- the whole state as JSON ------------------------------------------------------------
+
+_OPTION_FIELDS = frozenset({"chips", "capture_rule", "private_channels"})
+CODEC = Codec({SuckerState: _OPTION_FIELDS})
+
+
+def write_json(state: SuckerState) -> dict[str, Any]:
+    """The complete position (the table, bargains, phase and whose move), for `read_json`."""
+    return {
+        "game": "sucker",
+        "options": {
+            "chips": state.chips,
+            "defeated_capture": state.capture_rule.value,
+            "private_channels": state.private_channels,
+        },
+        **CODEC.write(state),
+    }
+
+
+def read_json(
+    data: Mapping[str, Any], resolve: Callable[[Mapping[str, Any]], dict[str, Any]]
+) -> SuckerState:
+    """A state from `write_json`'s form, every field checked; BadPosition names the field."""
+    if not isinstance(data, Mapping):
+        raise BadPosition("a position is a JSON object")
+    body = dict(data)
+    if body.pop("game", "sucker") != "sucker":
+        raise BadPosition("game: this is not a So Long Sucker position")
+    raw = body.pop("options", {})
+    if not isinstance(raw, Mapping):
+        raise BadPosition("options: expected an object")
+    try:
+        o = resolve(raw)
+    except BadOptions as err:
+        raise BadPosition(f"options: {err.message}") from None
+    state: SuckerState = CODEC.read(
+        body,
+        SuckerState,
+        "",
+        given={
+            "chips": int(o["chips"]),
+            "capture_rule": CaptureRule(str(o["defeated_capture"])),
+            "private_channels": bool(o["private_channels"]),
+        },
+    )
+    _check(state)
+    return state
+
+
+def _check_seat(value: Any, seats: int, where: str) -> None:
+    if not 0 <= value < seats:
+        raise BadPosition(f"{where}: {value!r} is not a seat (0–{seats - 1})")
+
+
+def _check(state: SuckerState) -> None:
+    seats = state.seats
+    if not 3 <= seats <= 6:
+        raise BadPosition(f"seats: So Long Sucker takes 3–6 players, not {seats}")
+    for name in ("hands", "dead", "alive", "given_by"):
+        if len(getattr(state, name)) != seats:
+            raise BadPosition(f"{name}: expected one entry per seat ({seats})")
+    for s, row in enumerate(state.hands):
+        if len(row) != seats or any(n < 0 for n in row):
+            raise BadPosition(f"hands[{s}]: {seats} counts of chips, one per colour, none negative")
+    for number, pile in state.piles.items():
+        if number < 1 or number >= state.next_pile:
+            raise BadPosition(f"piles[{number}]: piles are numbered 1 to next_pile - 1")
+        if not pile:
+            raise BadPosition(f"piles[{number}]: a pile has at least one chip")
+        for chip in pile:
+            if not 0 <= chip < seats:
+                raise BadPosition(f"piles[{number}]: no colour {chip} with {seats} players")
+    for i, chip in enumerate(state.captured):
+        if not 0 <= chip < seats:
+            raise BadPosition(f"captured[{i}]: no colour {chip} with {seats} players")
+    # Every chip is somewhere: in a hand, a pile, the dead box or a capture being settled.
+    for c in range(seats):
+        total = (
+            sum(row[c] for row in state.hands)
+            + sum(p.count(c) for p in state.piles.values())
+            + state.dead[c]
+            + state.captured.count(c)
+        )
+        if total != state.chips:
+            raise BadPosition(
+                f"hands/piles/dead: {total} {Colour(c).label} chips are placed, not {state.chips}"
+            )
+    for s, giver in enumerate(state.given_by):
+        if giver is not None:
+            _check_seat(giver, seats, f"given_by[{s}]")
+    if not state.over:
+        _check_seat(state.holder, seats, "holder")
+    for i, s in enumerate(state.defeated):
+        _check_seat(s, seats, f"defeated[{i}]")
+        if state.alive[s]:
+            raise BadPosition(f"defeated[{i}]: seat {s} is defeated but alive")
+    if state.winner is not None:
+        _check_seat(state.winner, seats, "winner")
+    for number, bargain in state.bargains.items():
+        if bargain.id != number:
+            raise BadPosition(f"bargains[{number}].id: expected {number}, got {bargain.id}")
+        _check_seat(bargain.proposer, seats, f"bargains[{number}].proposer")
+        for s in (*bargain.to, *bargain.accepted):
+            _check_seat(s, seats, f"bargains[{number}]")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from parley.kernel import (
     JSON,
@@ -92,7 +93,7 @@ class SuckerRules(Rules[SuckerState, Action]):
         seats = setup.seats
         self.spec.check_seats(seats)
         chips = int(setup.options.get("chips", 7))
-        first = setup.rng.below(seats)
+        first = setup.rng.below(seats, label="who plays first")
         return SuckerState(
             seats=seats,
             chips=chips,
@@ -109,6 +110,16 @@ class SuckerRules(Rules[SuckerState, Action]):
 
     def seat_count(self, state: SuckerState) -> int:
         return state.seats
+
+    def write_position(self, state: SuckerState) -> dict[str, Any]:
+        from . import position
+
+        return position.write_json(state)
+
+    def read_position(self, data: Mapping[str, Any]) -> SuckerState:
+        from . import position
+
+        return position.read_json(data, self.spec.resolve_options)
 
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return [Colour(s).title for s in range(seats)]

@@ -1,0 +1,180 @@
+"""A Planet Control position as JSON: the whole galaxy at one moment, decks included.
+
+The galaxy and the game's limits are options (`galaxy`, `target`, `rounds`, `tactics`);
+the home systems follow from the galaxy and the seat count and are recomputed on reading.
+Every other field of the state is written under its own name (see docs/planets.md):
+areas as `{"units": {seat: {kind: n}}, "damaged": {...}}`, seats as numbers from 0 (Red).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from parley.kernel import BadOptions, BadPosition
+from parley.kernel.positions import Codec
+
+from .cards import CARDS, DECKS, OBJECTIVES
+from .galaxy import GalaxyError, galaxy_for
+from .state import Area, PlanetsState, Stage
+from .units import UNITS
+
+_OPTION_FIELDS = frozenset({"galaxy", "homes", "target", "rounds", "tactics_per_round"})
+CODEC = Codec({PlanetsState: _OPTION_FIELDS})
+
+
+def write(state: PlanetsState, galaxy_option: str) -> dict[str, Any]:
+    return {
+        "game": "planets",
+        "options": {
+            "galaxy": galaxy_option,
+            "target": state.target,
+            "rounds": state.rounds,
+            "tactics": state.tactics_per_round,
+        },
+        **_trim(CODEC.write(state)),
+    }
+
+
+def _trim(body: dict[str, Any]) -> dict[str, Any]:
+    """Leave out what is empty: a system with no units, a planet nobody holds or stands on."""
+    space = {}
+    for sid, area in body["space"].items():
+        if area["units"]:
+            space[sid] = area if area["damaged"] else {"units": area["units"]}
+    planets = {}
+    for name, planet in body["planets"].items():
+        area = planet["area"]
+        if not area["damaged"]:
+            planet["area"] = {"units": area["units"]}
+        if planet != {
+            "controller": None,
+            "exhausted": False,
+            "attachments": [],
+            "area": {"units": {}},
+        }:
+            planets[name] = planet
+    return {**body, "space": space, "planets": planets}
+
+
+def read(
+    data: Mapping[str, Any], resolve: Callable[[Mapping[str, Any]], dict[str, Any]]
+) -> PlanetsState:
+    if not isinstance(data, Mapping):
+        raise BadPosition("a position is a JSON object")
+    body = dict(data)
+    if body.pop("game", "planets") != "planets":
+        raise BadPosition("game: this is not a Planet Control position")
+    raw = body.pop("options", {})
+    if not isinstance(raw, Mapping):
+        raise BadPosition("options: expected an object")
+    try:
+        o = resolve(raw)
+    except BadOptions as err:
+        raise BadPosition(f"options: {err.message}") from None
+    seats = body.get("seats")
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 3 <= seats <= 8:
+        raise BadPosition(f"seats: Planet Control takes 3–8 seats, not {seats!r}")
+    option = str(o["galaxy"])
+    name = ("trine" if seats == 3 else "sextant") if option == "auto" else option
+    try:
+        galaxy = galaxy_for(name)
+        slots = galaxy.homes(seats)
+    except (GalaxyError, OSError) as err:
+        raise BadPosition(f"options.galaxy: {err}") from None
+    for key, known in (("space", galaxy.systems), ("planets", galaxy.planets)):
+        given = body.get(key, {})
+        if not isinstance(given, Mapping):
+            raise BadPosition(f"{key}: expected an object")
+        odd = sorted(set(given) - set(known))
+        if odd:
+            raise BadPosition(f"{key}[{odd[0]!r}]: not in the {galaxy.name} galaxy")
+    # Systems and planets left out are empty.
+    body["space"] = {sid: body.get("space", {}).get(sid, {"units": {}}) for sid in galaxy.systems}
+    body["planets"] = {n: body.get("planets", {}).get(n, {}) for n in galaxy.planets}
+    state: PlanetsState = CODEC.read(
+        body,
+        PlanetsState,
+        "",
+        given={
+            "galaxy": galaxy,
+            "homes": [galaxy.home_system(slot).id for slot in slots],
+            "target": int(o["target"]),
+            "rounds": int(o["rounds"]),
+            "tactics_per_round": int(o["tactics"]),
+        },
+    )
+    _check(state)
+    return state
+
+
+def _seat(value: Any, seats: int, where: str) -> None:
+    if not 0 <= value < seats:
+        raise BadPosition(f"{where}: {value!r} is not a seat (0–{seats - 1})")
+
+
+def _check_area(area: Area, seats: int, where: str) -> None:
+    for key in ("units", "damaged"):
+        for seat, kinds in getattr(area, key).items():
+            _seat(seat, seats, f"{where}.{key}")
+            for kind, n in kinds.items():
+                if kind not in UNITS:
+                    raise BadPosition(f"{where}.{key}[{seat}]: no unit kind {kind!r}")
+                if n <= 0:
+                    raise BadPosition(f"{where}.{key}[{seat}][{kind!r}]: a count is at least 1")
+    for seat, kinds in area.damaged.items():
+        for kind, n in kinds.items():
+            if n > area.count(seat, kind):
+                raise BadPosition(f"{where}.damaged[{seat}][{kind!r}]: more damaged than there are")
+
+
+def _check(state: PlanetsState) -> None:
+    seats, galaxy = state.seats, state.galaxy
+    if set(state.space) != set(galaxy.systems):
+        odd = sorted(set(state.space) ^ set(galaxy.systems))
+        raise BadPosition(f"space: one area per system of the galaxy (check {odd[:5]})")
+    if set(state.planets) != set(galaxy.planets):
+        odd = sorted(set(state.planets) ^ set(galaxy.planets))
+        raise BadPosition(f"planets: one entry per planet of the galaxy (check {odd[:5]})")
+    for sid, area in state.space.items():
+        _check_area(area, seats, f"space[{sid!r}]")
+    for name, planet in state.planets.items():
+        _check_area(planet.area, seats, f"planets[{name!r}].area")
+        if planet.controller is not None:
+            _seat(planet.controller, seats, f"planets[{name!r}].controller")
+        for card in planet.attachments:
+            if card not in CARDS:
+                raise BadPosition(f"planets[{name!r}].attachments: no card {card!r}")
+    for sid, owners in state.tokens.items():
+        if sid not in galaxy.systems:
+            raise BadPosition(f"tokens[{sid!r}]: no such system")
+        for s in owners:
+            _seat(s, seats, f"tokens[{sid!r}]")
+    for name in ("tactics", "passed", "points", "scored", "goods", "fragments"):
+        if len(getattr(state, name)) != seats:
+            raise BadPosition(f"{name}: expected one entry per seat ({seats})")
+    for where in (state.decks, state.discards):
+        for trait, cards in where.items():
+            if trait not in DECKS:
+                raise BadPosition(f"decks: no exploration deck {trait!r}")
+            for card in cards:
+                if card not in CARDS:
+                    raise BadPosition(f"decks[{trait!r}]: no card {card!r}")
+    for name in (*state.objective_deck, *state.revealed):
+        if name not in OBJECTIVES:
+            raise BadPosition(f"objectives: no objective {name!r}")
+    _seat(state.current, seats, "current")
+    _seat(state.first, seats, "first")
+    if state.active is not None and state.active not in galaxy.systems:
+        raise BadPosition(f"active: no system {state.active!r}")
+    if state.stage not in (Stage.ACTION, Stage.OVER) and state.active is None:
+        raise BadPosition(f"active: the {state.stage.value} stage needs an active system")
+    for i, hit in enumerate(state.hits):
+        _seat(hit.seat, seats, f"hits[{i}].seat")
+        if hit.where not in galaxy.systems and hit.where not in galaxy.planets:
+            raise BadPosition(f"hits[{i}].where: no system or planet {hit.where!r}")
+    for i, name in enumerate(state.committed):
+        if name not in galaxy.planets:
+            raise BadPosition(f"committed[{i}]: no planet {name!r}")
+    if state.winner is not None:
+        _seat(state.winner, seats, "winner")
