@@ -8,6 +8,7 @@ read to see where a connection landed.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import socket
@@ -240,6 +241,15 @@ def test_a_killed_worker_is_started_again_and_nothing_is_lost(served: Served) ->
         )
     finally:
         again.close()
+
+
+def test_the_address_is_announced_once_every_worker_serves(served: Served) -> None:
+    lines = served.log.read_text().splitlines()
+    announced = [i for i, line in enumerate(lines) if line.startswith("Parley on http://")]
+    up = re.compile(r"worker \d+ \(pid \d+\) ready")
+    ready = [i for i, line in enumerate(lines) if up.search(line)]
+    assert len(announced) == 1 and len(ready) >= WORKERS, lines
+    assert announced[0] > sorted(ready)[WORKERS - 1]  # after the last worker came up
 
 
 def test_workers_that_cannot_start_stop_the_server_clearly(

@@ -140,12 +140,12 @@ def _serve_routed(host: str, port: int, url: str, workers: int, log_level: str) 
     except OSError as err:
         typer.echo(f"cannot listen on {host}:{port}: {err}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(
+    announce = (
         f"Parley on http://{host}:{port} ({workers} processes, each game's connections "
         f"routed to one; database {_safe(url)})"
     )
     try:
-        serve_routed(listener, workers)
+        serve_routed(listener, workers, on_open=lambda: typer.echo(announce))  # once all serve
     except WorkersFailed as err:
         typer.echo(f"Parley stopped: {err}", err=True)
         raise typer.Exit(1) from None

@@ -118,7 +118,14 @@ class _Pending:
 class Acceptor:
     """Accepts connections on one socket and hands each to the worker its game maps to."""
 
-    def __init__(self, listener: socket.socket, command: list[str], workers: int) -> None:
+    def __init__(
+        self,
+        listener: socket.socket,
+        command: list[str],
+        workers: int,
+        on_open: Callable[[], None] | None = None,
+    ) -> None:
+        self.on_open = on_open  # called once, when every worker is up and connections flow
         self.listener = listener
         self.listener.setblocking(False)
         env = dict(os.environ)
@@ -179,6 +186,8 @@ class Acceptor:
         # the others take its connections.
         if not self.opened:
             self.opened = all(w.ready for w in self.workers)
+            if self.opened and self.on_open is not None:
+                self.on_open()
         rested = time.monotonic() >= self.resume_at
         self._listen(self.opened and rested and any(w.ready for w in self.workers))
 
@@ -343,10 +352,13 @@ def bind(host: str, port: int, backlog: int = 2048) -> socket.socket:
     return sock
 
 
-def serve_routed(listener: socket.socket, workers: int) -> None:
-    """Run `workers` worker processes behind an acceptor on `listener`, until stopped."""
+def serve_routed(
+    listener: socket.socket, workers: int, on_open: Callable[[], None] | None = None
+) -> None:
+    """Run `workers` worker processes behind an acceptor on `listener`, until stopped;
+    `on_open` is called once every worker serves."""
     command = [sys.executable, "-m", "parley.server.workers"]
-    Acceptor(listener, command, workers).run()
+    Acceptor(listener, command, workers, on_open).run()
 
 
 # --- the worker side -------------------------------------------------------------------
