@@ -333,3 +333,24 @@ def test_a_slow_webhook_delays_only_its_own_messages(
         live.stop()
         slow.close()
         fast.close()
+
+
+def test_the_background_sender_delivers_and_stops(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """As `parley serve` runs it: the periodic sender starts deliveries without waiting
+    for them, and the server stops cleanly."""
+    hook = Receiver()
+    live = _server(monkeypatch, tmp_path, WEBHOOK_ALLOW_PRIVATE="1", NOTIFY_POLL="0.05")
+    try:
+        amy, bob = sign_up(live.url, "amy"), sign_up(live.url, "bob")
+        amy.call("PUT", "/api/me/notifications", json={"webhook_url": hook.url})
+        start_game(amy, [bob], "sealed-bids", period_seconds=600)
+        for _ in range(200):  # bounded: a poll every 50 ms
+            if hook.bodies:
+                break
+            threading.Event().wait(0.05)
+        assert len(hook.bodies) == 1 and "to decide" in hook.bodies[0]["text"]
+    finally:
+        live.stop()
+        hook.close()
