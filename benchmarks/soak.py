@@ -122,6 +122,12 @@ def rss_kib(pid: int) -> dict[str, int]:
     return found
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU the process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -307,12 +313,14 @@ async def run(args: argparse.Namespace, database_url: str, folder: Path) -> dict
             await open_socket(url, person)
         listeners = [asyncio.create_task(listen(p, counts)) for p in people]
         began = time.monotonic()
+        cpu_start = cpu_seconds(proc.pid)
         deadline = began + args.max_seconds
         for crew in crews:  # the host starts each game; bots then play at once
             body = {"fill_with": "heuristic"}
             await api.call("POST", f"/api/games/{crew[0].gid}/start", crew[0].token, body)
         await asyncio.gather(*(play(api, p, random.Random(rng.random()), deadline) for p in people))
         elapsed = time.monotonic() - began
+        server_cpu = cpu_seconds(proc.pid) - cpu_start
         memory_end = rss_kib(proc.pid)
         load_end = load_average()
         finished, actions, entries, unfinished = 0, 0, 0, []
@@ -352,6 +360,8 @@ async def run(args: argparse.Namespace, database_url: str, folder: Path) -> dict
             "entries": entries,
             "seconds": round(elapsed, 1),
             "actions_per_second": round(actions / elapsed, 1) if elapsed else 0.0,
+            "server_cpu_seconds": round(server_cpu, 1),
+            "server_cpu_ms_per_action": round(1000 * server_cpu / actions, 2) if actions else 0.0,
             "rss_mib_start": round(memory_start["VmRSS"] / 1024, 1),
             "rss_mib_end": round(memory_end["VmRSS"] / 1024, 1),
             "rss_mib_peak": round(memory_end["VmHWM"] / 1024, 1),
