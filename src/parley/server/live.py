@@ -139,6 +139,7 @@ class Txn:
     rewrite_deadline: bool = False  # write the deadline row again (ends a claim on it)
     period: float | None = None  # a fresh deadline this far ahead (None: the game's period)
     _meta: dict[int, tuple[str, int]] = field(default_factory=dict)
+    written: Counter[str] = field(default_factory=Counter)  # entries flushed, by kind
 
     @property
     def match(self) -> Match[Any, Any]:
@@ -157,7 +158,6 @@ class Txn:
         return status
 
     # --- the record -----------------------------------------------------------------
-    written: Counter[str] = field(default_factory=Counter)  # entries flushed, by kind
 
     def _note(self, before: int, state_id: int, actor: str | None) -> None:
         for seq in range(before, self.match.seq):
@@ -252,6 +252,7 @@ class Txn:
                 rows.append(EntryRow(seq, str(entry["type"]), text, actor, sid, self.now))
             store.insert_entries(s, row.id, rows)
             changes["seq"] = match.seq
+            self.written = Counter(r.kind for r in rows)
         status = changes.get("status", row.status)
         if match is not None and status is GameStatus.ACTIVE and match.is_over:
             outcome = match.outcome()
@@ -270,7 +271,6 @@ class Txn:
             or self.restart_clock
             or self.automation_pending
             or self.rewrite_deadline
-            self.written = Counter(r.kind for r in rows)
             or deadline.state_id != match.state_id
         ):
             keep = (
@@ -508,6 +508,7 @@ class Tables:
                 ticket = self._unsynced.get(old)
                 if ticket is not None and self.syncer is not None and self.syncer.is_synced(ticket):
                     del self._unsynced[old]
+            metrics.CACHED.inc(len(self._cache) - before)
 
     def _touch(self, game_id: str) -> None:
         with self._guard:
@@ -551,7 +552,6 @@ class Tables:
     def view(self, game_id: str, fn: Callable[[LiveGame], R]) -> R:
         """Run `fn` on the current game under its lock; `fn` must not change it."""
         with self.lock(game_id):
-            before = len(self._cache)
             self._settle(game_id)
             return fn(self._fresh(game_id))
 
@@ -561,7 +561,6 @@ class Tables:
         It runs when the game's lock is free and its cached copy needs no read from the
         store (confirmed within the freshness window, no notice from another process), so
         an event loop may call it without waiting on a worker thread or the database.
-            metrics.CACHED.inc(len(self._cache) - before)
         """
         lock = self.lock(game_id)
         if not lock.acquire(blocking=False):
@@ -611,6 +610,7 @@ class Tables:
                 except (StaleWrite, IntegrityError):
                     self.forget(game_id)
                     self.conflicts += 1
+                    metrics.CONFLICTS.inc()
                     continue
                 except OperationalError as err:
                     if "locked" not in str(err).lower():
@@ -618,6 +618,7 @@ class Tables:
                         raise
                     self.forget(game_id)  # SQLite busy past its timeout: try again
                     self.conflicts += 1
+                    metrics.CONFLICTS.inc()
                     continue
                 note_commit(game_id)
                 ticket = self.db.last_ticket()
@@ -662,10 +663,8 @@ class Tables:
                 self.forget(live.row.id)
             live.members, live.row, live.deadline = saved
             raise
-                    metrics.CONFLICTS.inc()
         live.row, live.deadline = row, deadline
         live.checked_at = time.monotonic()  # the conditional update just confirmed it
-        return result, Notice(row.id, row.version)
-                    metrics.CONFLICTS.inc()
         if txn.written:
             metrics.count_entries(row.game, txn.written)
+        return result, Notice(row.id, row.version)
