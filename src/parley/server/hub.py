@@ -121,9 +121,9 @@ class Hub:
     def deliver(self, notice: Notice) -> None:
         feed = self.feeds.get(notice.game_id)
         if feed is not None:
-            feed.wake.set()
             if feed.noticed is None:
                 feed.noticed = time.perf_counter()
+            feed.wake.set()
 
     def attach(self, game_id: str, conn: Conn) -> None:
         feed = self.feeds.get(game_id)
@@ -159,8 +159,8 @@ class Hub:
                 async with asyncio.timeout(self.resync_seconds):
                     await feed.wake.wait()
             feed.wake.clear()
-            plans = [_Plan(c, c.viewer, c.sent_seq, c.synced) for c in feed.conns]
             noticed, feed.noticed = feed.noticed, None
+            plans = [_Plan(c, c.viewer, c.sent_seq, c.synced) for c in feed.conns]
             holder = track_tickets()  # what the render read; its frames wait for the disk
             try:
                 # A game this process has fresh and nobody is changing renders right here;
@@ -194,9 +194,9 @@ class Hub:
                     conn.hang_up()  # too slow: it reconnects with `since` and catches up
                     continue
                 self.sent += len(result.messages)
-
             if noticed is not None and any(r.messages for r in results):
                 metrics.DELIVERY.observe(time.perf_counter() - noticed)
+
     def _render_locked(self, feed: Feed, plans: list[_Plan]) -> list[_Result]:
         return self.tables.view(feed.game_id, lambda live: self._render(feed, plans, live))
 
