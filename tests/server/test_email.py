@@ -297,5 +297,15 @@ def test_an_address_saved_before_confirmations_is_sent_a_confirmation_first(
         bob.post(f"/api/games/{gid}/press", {"text": "after", "to": [seats["amy"]]})
         assert notifier.run_once() == 1
         assert "after" in str(box.take()[0][1].get_content())
+        # A list stored by the older check gets nothing at all, not even a confirmation.
+        bob_id = bob.get("/api/me")["id"]
+        listed = "root,postmaster,victim@example.org"
+        with live.services.tables.db.write() as s:
+            write_prefs(s, bob_id, "", Prefs(True, listed, None, EVENTS), 0.0)
+        amy.post(f"/api/games/{gid}/press", {"text": "to bob", "to": [seats["bob"]]})
+        notifier.run_once()
+        assert box.take() == []
+        with live.services.tables.db.read() as s:
+            assert s.execute(select(Outbox).where(Outbox.target == listed)).first() is None
     finally:
         live.stop()

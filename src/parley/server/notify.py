@@ -40,7 +40,7 @@ from parley.kernel import PressEntry
 from . import mailer, metrics, webhooks
 from .clock import Clock
 from .db.models import Deadline, EmailAddress, Game, NotifyPref, Outbox, ReadyFlag
-from .errors import NotFound
+from .errors import BadRequest, NotFound
 from .live import LiveGame, Tables, Txn
 from .store import Prepared, Store
 from .vocab import Controller, GameStatus
@@ -195,6 +195,13 @@ def _address(s: Session, user_id: int, address: str) -> EmailAddress | None:
     return s.get(EmailAddress, (user_id, address))
 
 
+def _is_mailbox(address: str) -> bool:
+    try:
+        return mailer.check_email(address) == address
+    except BadRequest:
+        return False
+
+
 def email_confirmed(s: Session, user_id: int, address: str) -> bool:
     row = _address(s, user_id, address)
     return row is not None and row.confirmed_at is not None
@@ -320,9 +327,12 @@ def queue(
             if not target:
                 continue
             if channel == "email" and not email_confirmed(s, m.user_id, target):
-                # An address from before confirmations existed gets one now; otherwise
-                # nothing is sent to an address its owner has not confirmed.
-                if _address(s, m.user_id, target) is None and settings is not None:
+                # An address from before confirmations existed gets one now, if it is one
+                # mailbox as written (older checks let lists through: such an address
+                # gets nothing until its owner saves a good one); otherwise nothing is sent
+                # to an address its owner has not confirmed.
+                legacy = settings is not None and _address(s, m.user_id, target) is None
+                if legacy and settings is not None and _is_mailbox(target):
                     request_confirmation(s, m.user_id, target, now, settings)
                 continue
             seen = s.execute(
@@ -727,6 +737,10 @@ class Notifier:
                 if row is None or row.confirmed_at is None:
                     return _DROP + "the address is not confirmed (or was unsubscribed)"
                 unsubscribe = unsubscribe_url(st, row.unsubscribe_token)
+        try:
+            mailer.check_email(job.target)
+        except BadRequest as err:  # no retry can mend it
+            return _DROP + err.message
         body = job.body
         if unsubscribe is not None:
             body += f"\n\n--\nTo stop these messages to {job.target}: {unsubscribe}"
