@@ -560,4 +560,5 @@ CHECKS: dict[str, Callable[[Rules[Any, Any]], object]] = {
     "hidden_information": check_hidden_information,
     "errors": check_errors,
     "snapshot_roundtrip": check_snapshot_roundtrip,
+    "refusal_reasons": check_refusal_reasons,
 }

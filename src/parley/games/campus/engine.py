@@ -40,7 +40,7 @@ def legal_actions(state: CampusState, seat: int) -> list[Action]:
 
 def apply(state: CampusState, seat: int, action: Action) -> None:
     if state.phase is Phase.OVER:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", reason="game_over")
     if isinstance(action, Move):
         _check_mover(state, seat, f"move {action.src} to {action.dst}")
         board = state.board
@@ -48,12 +48,17 @@ def apply(state: CampusState, seat: int, action: Action) -> None:
         if src is None or dst is None:
             missing = action.src if src is None else action.dst
             raise IllegalAction(
-                f"there is no sector {str(missing)[:20]!r} on the {board.title} map"
+                f"there is no sector {str(missing)[:20]!r} on the {board.title} map",
+                reason="bad_target",
             )
         if state.unit[src] != seat:
-            raise IllegalAction(f"{board.label(src)} holds no unit of {name(seat)}")
+            raise IllegalAction(
+                f"{board.label(src)} holds no unit of {name(seat)}", reason="not_held"
+            )
         if dst not in board.adjacent_sets[src]:
-            raise IllegalAction(f"{board.label(dst)} is not next to {board.label(src)}")
+            raise IllegalAction(
+                f"{board.label(dst)} is not next to {board.label(src)}", reason="not_reachable"
+            )
         step(state, seat, src, dst)
     elif isinstance(action, Pass):
         _check_mover(state, seat, "pass")
@@ -63,17 +68,23 @@ def apply(state: CampusState, seat: int, action: Action) -> None:
     elif isinstance(action, Pick):
         game = state.minigame
         if state.phase is not Phase.MINIGAME or game is None:
-            raise IllegalAction("no minigame is being played; picks come after a PVC capture")
+            raise IllegalAction(
+                "no minigame is being played; picks come after a PVC capture", reason="wrong_phase"
+            )
         if seat not in game.players:
-            raise IllegalAction(f"{name(seat)} takes no part in this minigame")
+            raise IllegalAction(f"{name(seat)} takes no part in this minigame", reason="bad_target")
         if seat in game.picks:
-            raise IllegalAction(f"{name(seat)} has picked already in this minigame")
+            raise IllegalAction(
+                f"{name(seat)} has picked already in this minigame", reason="no_actions_left"
+            )
         value = action.value
         # An action built by hand (not parsed) may hold anything: only a whole number counts.
         whole = type(value) is int and 0 <= value <= PICK_MAX
         if value is not None and not whole:
             shown = str(value)[:20]
-            raise IllegalAction(f"picks are whole numbers from 0 to {PICK_MAX}, not {shown}")
+            raise IllegalAction(
+                f"picks are whole numbers from 0 to {PICK_MAX}, not {shown}", reason="bad_target"
+            )
         game.picks[seat] = action.value
         if len(game.picks) == len(game.players):
             resolve_minigame(state, game)
@@ -88,9 +99,14 @@ def _sector(state: CampusState, code: object) -> int | None:
 
 def _check_mover(state: CampusState, seat: int, what: str) -> None:
     if state.phase is Phase.MINIGAME:
-        raise IllegalAction(f"the minigame is on: everyone picks a number first, not {what!r}")
+        raise IllegalAction(
+            f"the minigame is on: everyone picks a number first, not {what!r}", reason="wrong_phase"
+        )
     if seat != state.current:
-        raise IllegalAction(f"it is {name(state.current)}'s turn, not {name(seat)}'s ({what!r})")
+        raise IllegalAction(
+            f"it is {name(state.current)}'s turn, not {name(seat)}'s ({what!r})",
+            reason="not_your_turn",
+        )
 
 
 def step(state: CampusState, seat: int, src: int, dst: int) -> None:

@@ -398,17 +398,73 @@ def apply(state: PlanetsState, seat: int, action: Action) -> None:
     """Check `action` fully, then carry it out and run the automatic steps after it."""
     owner = owner_of(state)
     if owner is None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", reason="game_over")
     if owner != seat:
-        raise IllegalAction(f"{who(seat)} owes no decision now; {who(owner)} does")
+        late = late_step(state, seat, action)
+        raise IllegalAction(
+            f"{who(seat)} owes no decision now; {who(owner)} does" + (f": {late}" if late else ""),
+            reason="not_your_turn",
+        )
     malformed = _malformed(action)
     if malformed is not None:
         raise InvalidAction(f"a malformed action: {malformed}")
     problem = _problem(state, seat, action)
     if problem is not None:
-        raise IllegalAction(problem)
+        raise IllegalAction(problem, reason=_reason(state, action, problem))
+    active = action.system if isinstance(action, Activate) else state.active
     _do(state, seat, action)
     advance(state)
+    # Ended by itself: the seat was in a tactical action and now owes nothing in it.
+    if active is not None and state.active is None and owner_of(state) != seat:
+        state.ended = (seat, active)
+    else:
+        state.ended = None
+
+
+STEP_ACTIONS = (Move, Done, Bombard, Commit, Explore, Exhaust, SpendGood, Produce, Assign)
+
+
+def late_step(state: PlanetsState, seat: int, action: Action) -> str | None:
+    """Why a step of a tactical action the seat no longer has is refused (public facts only).
+
+    A tactical action ends by itself when nothing is left to decide, e.g. right after the
+    activation when no ship can move in; a move sent then is told that and what rule the
+    move breaks, judged in the movement step as it was.
+    """
+    if state.ended is None or state.ended[0] != seat or not isinstance(action, STEP_ACTIONS):
+        return None
+    system = state.ended[1]
+    text = f"{who(seat)}'s tactical action in {system} ended by itself, nothing left to decide"
+    if isinstance(action, Move):
+        then = state.clone()
+        then.stage, then.active, then.current, then.hits = Stage.MOVE, system, seat, []
+        if not any(True for _ in moves(then, seat)):
+            text += f" (no ship of {who(seat)} could move into {system})"
+        problem = move_problem(then, seat, action)
+        if problem is not None:
+            text = f"{problem}; and {text}"
+    return text
+
+
+def _reason(state: PlanetsState, action: Action, problem: str) -> str:
+    """The reason tag of a refusal `_problem` put in words."""
+    if problem.startswith("not now") or problem.startswith("no hits wait"):
+        return "wrong_phase"
+    if problem.startswith("ships move only in"):
+        return "wrong_phase"
+    if "costs" in problem or "trade goods" in problem:
+        return "not_enough_money"
+    if "no space dock" in problem:
+        return "not_held"
+    if "no path" in problem or " away" in problem or "active system" in problem:
+        return "not_reachable"
+    if "carry" in problem or "production left" in problem or "reinforcements" in problem:
+        return "no_room"
+    if "no command tokens left" in problem:
+        return "no_actions_left"
+    if problem.startswith("you have") or "do not control" in problem or "no space dock" in problem:
+        return "not_held"
+    return "forbidden"
 
 
 def _whole(n: object) -> bool:

@@ -162,6 +162,9 @@ class PlanetsState:
     event_count: int = 0
     winner: int | None = None
     reason: str = ""
+    # (seat, system) when the seat's last decision ended its tactical action with nothing
+    # left to decide (no move, combat or production open); a late step is told why.
+    ended: tuple[int, str] | None = None
 
     def clone(self) -> PlanetsState:
         """An independent copy; the galaxy is frozen data that every copy shares."""

@@ -211,12 +211,12 @@ def check_stall(state: SuckerState) -> None:
 def apply(state: SuckerState, seat: int, action: Action) -> None:
     """Check `action` for `seat` fully, then perform it."""
     if state.phase is Phase.OVER:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", reason="game_over")
     if not 0 <= seat < state.seats or not state.alive[seat]:
-        raise IllegalAction(f"{_who(state, seat)} is out of the game")
+        raise IllegalAction(f"{_who(state, seat)} is out of the game", reason="out_of_game")
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise IllegalAction(f"{action!r} is not a So Long Sucker action")
+        raise IllegalAction(f"{action!r} is not a So Long Sucker action", reason="forbidden")
     before = state.noted
     handler(state, seat, action)
     check_stall(state)
@@ -251,26 +251,33 @@ def _who(state: SuckerState, seat: int) -> str:
 def _chip(state: SuckerState, chip: Colour) -> int:
     index = int(chip)
     if not 0 <= index < state.seats:
-        raise IllegalAction(f"there are no {label(index)} chips in a {state.seats}-player game")
+        raise IllegalAction(
+            f"there are no {label(index)} chips in a {state.seats}-player game", reason="bad_target"
+        )
     return index
 
 
 def _player(state: SuckerState, seat: int, role: str) -> int:
     if not 0 <= seat < state.seats:
-        raise IllegalAction(f"there is no player {seat + 1} to {role}")
+        raise IllegalAction(f"there is no player {seat + 1} to {role}", reason="bad_target")
     if not state.alive[seat]:
-        raise IllegalAction(f"{_who(state, seat)} is out of the game and cannot {role}")
+        raise IllegalAction(
+            f"{_who(state, seat)} is out of the game and cannot {role}", reason="out_of_game"
+        )
     return seat
 
 
 def _play(state: SuckerState, seat: int, action: Play) -> None:
     if state.phase is not Phase.MOVE or seat != state.holder:
-        raise IllegalAction(_not_yours(state, seat))
+        raise IllegalAction(
+            _not_yours(state, seat),
+            reason="wrong_phase" if seat == state.actor() else "not_your_turn",
+        )
     chip = _chip(state, action.chip)
     if not state.hands[seat][chip]:
-        raise IllegalAction(f"{_who(state, seat)} holds no {label(chip)} chip")
+        raise IllegalAction(f"{_who(state, seat)} holds no {label(chip)} chip", reason="not_held")
     if action.pile is not None and action.pile not in state.piles:
-        raise IllegalAction(f"there is no pile {action.pile}")
+        raise IllegalAction(f"there is no pile {action.pile}", reason="bad_target")
     state.hands[seat][chip] -= 1
     state.moves += 1
     state.stall = 0
@@ -314,12 +321,15 @@ def _play(state: SuckerState, seat: int, action: Play) -> None:
 
 def _choose(state: SuckerState, seat: int, action: ChooseNext) -> None:
     if state.phase is not Phase.NEXT or seat != state.holder:
-        raise IllegalAction(f"{_who(state, seat)} has no next player to choose")
+        raise IllegalAction(
+            f"{_who(state, seat)} has no next player to choose", reason="wrong_phase"
+        )
     if action.player not in state.choices:
         allowed = ", ".join(label(s) for s in state.choices)
         raise IllegalAction(
             f"{_who(state, seat)} may give the move only to {allowed}, "
-            f"not {_who(state, action.player)}"
+            f"not {_who(state, action.player)}",
+            reason="forbidden",
         )
     state.stall += 1
     if action.player == seat:
@@ -331,10 +341,12 @@ def _choose(state: SuckerState, seat: int, action: ChooseNext) -> None:
 
 def _kill_from_pile(state: SuckerState, seat: int, action: KillFromPile) -> None:
     if state.phase is not Phase.KILL or seat != state.capturer:
-        raise IllegalAction(f"{_who(state, seat)} has no captured pile to kill from")
+        raise IllegalAction(
+            f"{_who(state, seat)} has no captured pile to kill from", reason="wrong_phase"
+        )
     chip = int(action.chip)
     if chip not in state.captured:
-        raise IllegalAction(f"the captured pile holds no {label(chip)} chip")
+        raise IllegalAction(f"the captured pile holds no {label(chip)} chip", reason="not_held")
     state.dead[chip] += 1
     rest = list(state.captured)
     rest.remove(chip)
@@ -352,10 +364,13 @@ def _kill_prisoner(state: SuckerState, seat: int, action: KillPrisoner) -> None:
     chip = _chip(state, action.chip)
     if chip == seat:
         raise IllegalAction(
-            f"{_who(state, seat)} may not kill their own colour except out of a captured pile"
+            f"{_who(state, seat)} may not kill their own colour except out of a captured pile",
+            reason="bad_target",
         )
     if not state.hands[seat][chip]:
-        raise IllegalAction(f"{_who(state, seat)} holds no {label(chip)} prisoner")
+        raise IllegalAction(
+            f"{_who(state, seat)} holds no {label(chip)} prisoner", reason="not_held"
+        )
     state.hands[seat][chip] -= 1
     state.dead[chip] += 1
     state.stall = 0
@@ -366,12 +381,16 @@ def _kill_prisoner(state: SuckerState, seat: int, action: KillPrisoner) -> None:
 def _give(state: SuckerState, seat: int, action: GivePrisoner) -> None:
     chip = _chip(state, action.chip)
     if chip == seat:
-        raise IllegalAction(f"{_who(state, seat)} may never give away their own colour")
+        raise IllegalAction(
+            f"{_who(state, seat)} may never give away their own colour", reason="forbidden"
+        )
     if not state.hands[seat][chip]:
-        raise IllegalAction(f"{_who(state, seat)} holds no {label(chip)} prisoner")
+        raise IllegalAction(
+            f"{_who(state, seat)} holds no {label(chip)} prisoner", reason="not_held"
+        )
     to = _player(state, action.to, "receive chips")
     if to == seat:
-        raise IllegalAction("a transfer goes to another player")
+        raise IllegalAction("a transfer goes to another player", reason="bad_target")
     state.hands[seat][chip] -= 1
     state.hands[to][chip] += 1
     note(state, f"{_name(seat)} gives a {label(chip)} prisoner to {_name(to)}")
@@ -380,21 +399,29 @@ def _give(state: SuckerState, seat: int, action: GivePrisoner) -> None:
 
 def _rescue(state: SuckerState, seat: int, action: Rescue) -> None:
     if state.phase is not Phase.RESCUE or seat != state.asked:
-        raise IllegalAction(f"{_who(state, seat)} is not being asked to rescue anyone")
+        raise IllegalAction(
+            f"{_who(state, seat)} is not being asked to rescue anyone", reason="wrong_phase"
+        )
     if action.target != state.holder:
-        raise IllegalAction(f"the player to rescue is {_who(state, state.holder)}")
+        raise IllegalAction(
+            f"the player to rescue is {_who(state, state.holder)}", reason="bad_target"
+        )
     if not action.chips:
-        raise IllegalAction("a rescue gives at least one prisoner")
+        raise IllegalAction("a rescue gives at least one prisoner", reason="bad_target")
     need = [0] * state.seats
     for chip in action.chips:
         need[_chip(state, chip)] += 1
     hand = state.hands[seat]
     for colour, count in enumerate(need):
         if count and colour == seat:
-            raise IllegalAction(f"{_who(state, seat)} may never give away their own colour")
+            raise IllegalAction(
+                f"{_who(state, seat)} may never give away their own colour", reason="forbidden"
+            )
         if count > hand[colour]:
             raise IllegalAction(
-                f"{_who(state, seat)} holds {hand[colour]} {label(colour)} prisoner(s), not {count}"
+                f"{_who(state, seat)} holds {hand[colour]} {label(colour)} prisoner(s), "
+                f"not {count}",
+                reason="not_held",
             )
     target = state.hands[state.holder]
     for colour, count in enumerate(need):
@@ -409,7 +436,9 @@ def _rescue(state: SuckerState, seat: int, action: Rescue) -> None:
 
 def _decline(state: SuckerState, seat: int, action: Decline) -> None:
     if state.phase is not Phase.RESCUE or seat != state.asked:
-        raise IllegalAction(f"{_who(state, seat)} is not being asked to rescue anyone")
+        raise IllegalAction(
+            f"{_who(state, seat)} is not being asked to rescue anyone", reason="wrong_phase"
+        )
     state.stall += 1
     note(state, f"{_name(seat)} declines to rescue {_name(state.holder)}")
     _ask_from(state, _position(state, seat) + 1)
@@ -417,26 +446,32 @@ def _decline(state: SuckerState, seat: int, action: Decline) -> None:
 
 def _propose(state: SuckerState, seat: int, action: Propose) -> None:
     if not action.to:
-        raise IllegalAction("a bargain is put to at least one other player")
+        raise IllegalAction("a bargain is put to at least one other player", reason="bad_target")
     for other in action.to:
         _player(state, other, "bargain")
         if other == seat:
-            raise IllegalAction("a bargain is put to other players, not to oneself")
+            raise IllegalAction(
+                "a bargain is put to other players, not to oneself", reason="bad_target"
+            )
     parties = {seat, *action.to}
     for term in action.terms:
         _check_term(state, term, parties)
     if not action.terms and not action.note:
-        raise IllegalAction("a bargain needs at least one promise or a note")
+        raise IllegalAction("a bargain needs at least one promise or a note", reason="bad_target")
     if len(action.note) > MAX_NOTE or '"' in action.note or "\n" in action.note:
         raise IllegalAction(
-            f"a bargain's note is one line of at most {MAX_NOTE} characters, without double quotes"
+            f"a bargain's note is one line of at most {MAX_NOTE} characters, without double quotes",
+            reason="bad_target",
         )
     if action.private and not state.private_channels:
-        raise IllegalAction("private bargains are off in this game (option private_channels)")
+        raise IllegalAction(
+            "private bargains are off in this game (option private_channels)", reason="forbidden"
+        )
     if sum(1 for b in state.bargains.values() if b.proposer == seat) >= MAX_OPEN_BARGAINS:
         raise IllegalAction(
             f"{_who(state, seat)} has {MAX_OPEN_BARGAINS} unanswered bargains already; "
-            "withdraw one first"
+            "withdraw one first",
+            reason="no_actions_left",
         )
     bargain = Bargain(
         state.next_bargain, seat, action.to, action.terms, action.note, action.private
@@ -451,38 +486,50 @@ def _check_term(state: SuckerState, term: object, parties: set[int]) -> None:
         _player(state, term.to, "be promised chips")
         _chip(state, term.chip)
         if who not in parties:
-            raise IllegalAction(f"{_who(state, who)} is not a party to this bargain")
+            raise IllegalAction(
+                f"{_who(state, who)} is not a party to this bargain", reason="bad_target"
+            )
         if term.chip == who:
-            raise IllegalAction(f"{_who(state, who)} can never give away their own colour")
+            raise IllegalAction(
+                f"{_who(state, who)} can never give away their own colour", reason="forbidden"
+            )
         if term.to == who:
-            raise IllegalAction("a chip promise gives to another player")
+            raise IllegalAction("a chip promise gives to another player", reason="bad_target")
         if not 1 <= term.count <= state.seats * state.chips:
-            raise IllegalAction(f"a chip promise is for 1 to {state.seats * state.chips} chips")
+            raise IllegalAction(
+                f"a chip promise is for 1 to {state.seats * state.chips} chips", reason="bad_target"
+            )
     elif isinstance(term, PassPromise):
         who = _player(state, term.chooser, "promise the move")
         _player(state, term.to, "be promised the move")
         if who not in parties:
-            raise IllegalAction(f"{_who(state, who)} is not a party to this bargain")
+            raise IllegalAction(
+                f"{_who(state, who)} is not a party to this bargain", reason="bad_target"
+            )
         if term.to == who:
-            raise IllegalAction("a move promise passes to another player")
+            raise IllegalAction("a move promise passes to another player", reason="bad_target")
     else:
-        raise IllegalAction(f"{term!r} is not a promise")
+        raise IllegalAction(f"{term!r} is not a promise", reason="bad_target")
 
 
 def _known(state: SuckerState, seat: int, number: int) -> Bargain:
     """An open bargain `seat` is party to; to anyone else it is as if there were none."""
     bargain = state.bargains.get(number)
     if bargain is None or (seat != bargain.proposer and seat not in bargain.to):
-        raise IllegalAction(f"there is no open bargain {number}")
+        raise IllegalAction(f"there is no open bargain {number}", reason="bad_target")
     return bargain
 
 
 def _answerable(state: SuckerState, seat: int, number: int) -> Bargain:
     bargain = _known(state, seat, number)
     if seat not in bargain.to:
-        raise IllegalAction(f"bargain {number} was not put to {_who(state, seat)}")
+        raise IllegalAction(
+            f"bargain {number} was not put to {_who(state, seat)}", reason="bad_target"
+        )
     if seat in bargain.accepted:
-        raise IllegalAction(f"{_who(state, seat)} has accepted bargain {number} already")
+        raise IllegalAction(
+            f"{_who(state, seat)} has accepted bargain {number} already", reason="forbidden"
+        )
     return bargain
 
 
@@ -509,7 +556,9 @@ def _reject(state: SuckerState, seat: int, action: Reject) -> None:
 def _withdraw(state: SuckerState, seat: int, action: Withdraw) -> None:
     bargain = _known(state, seat, action.bargain)
     if bargain.proposer != seat:
-        raise IllegalAction(f"only the proposer may withdraw bargain {bargain.id}")
+        raise IllegalAction(
+            f"only the proposer may withdraw bargain {bargain.id}", reason="forbidden"
+        )
     del state.bargains[bargain.id]
     if not bargain.private:
         note(state, f"{_name(seat)} withdraws bargain #{bargain.id}")
