@@ -18,10 +18,12 @@ from typing import Any
 import httpx
 import pytest
 import trustme
+from sqlalchemy import select
 from tests.server.conftest import LiveServer, make_settings, sign_up, start_live_server
 from tests.server.test_play import start_game
 
 from parley.server import webhooks
+from parley.server.db.models import Outbox
 from parley.server.errors import BadRequest
 from parley.server.notify import Notifier, NotifySettings
 
@@ -354,3 +356,50 @@ def test_the_background_sender_delivers_and_stops(
     finally:
         live.stop()
         hook.close()
+
+
+def _claimed(live: LiveServer) -> int:
+    with live.services.tables.db.read() as s:
+        rows = s.execute(select(Outbox).where(Outbox.claimed_by.is_not(None))).scalars()
+        return len(list(rows))
+
+
+def test_deliveries_under_way_are_bounded_overall(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Three places in all, two per endpoint: two endpoints that hold every request get
+    three deliveries between them, and the rest wait unclaimed until places free up."""
+    release = threading.Event()
+    holding = [Receiver(lambda: release.wait(WAIT) and None) for _ in range(2)]
+    live = _server(monkeypatch, tmp_path, WEBHOOK_ALLOW_PRIVATE="1", NOTIFY_WORKERS="3")
+    try:
+        amy, bob = sign_up(live.url, "amy"), sign_up(live.url, "bob")
+        amy.call("PUT", "/api/me/notifications", json={"webhook_url": holding[0].url})
+        bob.call("PUT", "/api/me/notifications", json={"webhook_url": holding[1].url})
+        gid, seats = start_game(amy, [bob], "sealed-bids", period_seconds=600)
+        for n in range(2):
+            amy.post(f"/api/games/{gid}/press", {"text": f"a{n}", "to": [seats["bob"]]})
+            bob.post(f"/api/games/{gid}/press", {"text": f"b{n}", "to": [seats["amy"]]})
+        notifier = _notifier(live)
+        assert notifier.deliver(wait=False) == 0
+        assert _claimed(live) == 3  # claimed before it returned: three, of six due
+        for _ in range(200):  # bounded: until the three started requests arrive
+            if sum(h.active for h in holding) == 3:
+                break
+            threading.Event().wait(0.05)
+        assert sorted(h.active for h in holding) == [1, 2]
+        assert notifier.deliver(wait=False) == 0
+        assert _claimed(live) == 3  # no place free: nothing more claimed
+        release.set()
+        for _ in range(200):
+            if notifier.sent == 3:
+                break
+            threading.Event().wait(0.05)
+        assert notifier.run_once() == 3  # the other three, now that places are free
+        assert sum(len(h.bodies) for h in holding) == 6
+        assert max(h.most_active for h in holding) == 2
+    finally:
+        release.set()
+        live.stop()
+        for hook in holding:
+            hook.close()
