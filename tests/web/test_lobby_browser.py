@@ -78,7 +78,7 @@ def test_create_list_join_and_start_on_a_map_without_geometry(people: People) ->
     game_id = create_game(
         host, "diplomacy", title, seats=3, options={"map": "tiny"}, description="a small test"
     )
-    expect(host.locator("#game-lobby h2")).to_contain_text("Players (1/3)")
+    expect(host.locator("#lobby-players-head")).to_contain_text("Players (1/3)")
 
     # The guest finds it among the open games and joins from the list.
     guest.reload()

@@ -108,7 +108,8 @@ export class ChatPanel {
 
   seatName(seat) {
     const seats = this.ctx.summary.seats || [];
-    return seats[seat] ? this.ctx.seatName(seat) : `seat ${seat}`;
+    if (!seats[seat]) return `seat ${seat}`;
+    return this.ctx.seatName ? this.ctx.seatName(seat) : seats[seat].name;
   }
 
   unreadTotal() {
@@ -239,7 +240,7 @@ export class ChatPanel {
           },
         },
         h("p", { class: "muted" }, "Only the players you choose can read the conversation."),
-        h("div", { class: "checks" }, seats.map((s, i) => h("label", { class: "inline", for: `with-${s.seat}` }, boxes[i], this.ctx.seatName(s.seat), s.player ? h("span", { class: "muted" }, ` (${s.player})`) : null))),
+        h("div", { class: "checks" }, seats.map((s, i) => h("label", { class: "inline", for: `with-${s.seat}` }, boxes[i], this.seatName(s.seat), s.player ? h("span", { class: "muted" }, ` (${s.player})`) : null))),
         h("label", { for: "channel-name" }, "Group name"),
         name,
         error,

@@ -838,7 +838,7 @@ export class GameView {
             h("button", { type: "button", class: "small", onClick: () => navigator.clipboard && navigator.clipboard.writeText(g.id).then(() => toast("Game id copied.")) }, "Copy"),
             g.invite_code ? [h("span", {}, " · invite code: "), h("code", { id: "invite" }, g.invite_code)] : null,
           ),
-          h("h2", {}, `Players (${g.players.length}/${g.seat_count})`),
+          h("h2", { id: "lobby-players-head" }, `Players (${g.players.length}/${g.seat_count})`),
           h(
             "ul",
             { class: "lobby-players", id: "lobby-players" },
