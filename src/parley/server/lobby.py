@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -14,7 +14,7 @@ from parley.kernel import ActionEntry, BadOptions, Match, UnknownGame
 
 from . import store
 from .clock import Clock
-from .errors import Conflict, Forbidden, NotFound, WrongStatus
+from .errors import BadRequest, Conflict, Forbidden, NotFound, WrongStatus
 from .live import LiveGame, Tables, Txn
 from .record import game_seed, new_match, seat_draw
 from .schemas import CreateGame, GameOut
@@ -58,6 +58,21 @@ def _host_only(txn: Txn, user: UserRecord, what: str) -> None:
         raise Forbidden(f"only the host may {what}")
 
 
+def check_no_files(options: Mapping[str, Any]) -> None:
+    """Refuse option values that name files: the server plays its built-in maps only.
+
+    Games read a map or galaxy from a path given in their options when played locally; on
+    the server such a path would let a player make it read its own files (and learn of
+    them from the errors), so only names are taken here.
+    """
+    for name, value in options.items():
+        if isinstance(value, str) and ("/" in value or "\\" in value or "." in value):
+            raise BadRequest(
+                f"option {name!r}: the server plays its built-in maps and galaxies by name; "
+                "a file is for local play (parley play, the arena)"
+            )
+
+
 class Lobby:
     """Commands on games as a whole and on their seats."""
 
@@ -77,6 +92,7 @@ class Lobby:
         seats = req.seats or spec.default_seats or spec.min_seats
         spec.check_seats(seats)
         options = spec.resolve_options(req.options)
+        check_no_files(options)
         check_bot(req.takeover_bot)
         Match(rules, seats, options, seed=0)  # refuse option sets the game cannot start with
         seed, seed_source = game_seed(req.seed, as_given=self.fixed_seeds)
