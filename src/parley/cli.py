@@ -114,13 +114,22 @@ def play_command(
     save: Annotated[
         Path | None, typer.Option(help="Write the game record here at the end.")
     ] = None,
+    from_file: Annotated[
+        str | None,
+        typer.Option("--from", help="Start from this position (see `parley position`)."),
+    ] = None,
 ) -> None:
     """Play a game in the terminal against bots; type actions in the game's notation."""
     from parley.agents.bots import make_bot
+    from parley.position_cli import read_position_file
 
     try:
         rules = games.find(game)
-        count = players or rules.spec.default_seats or rules.spec.min_seats
+        position = None if from_file is None else read_position_file(rules, from_file)
+        if position is not None:  # the position says how many seats there are
+            count = rules.seat_count(rules.read_position(position))
+        else:
+            count = players or rules.spec.default_seats or rules.spec.min_seats
         names = [f"bot {i + 1}" for i in range(count)]
         if not 1 <= seat <= count:
             raise _fail(f"--seat must be between 1 and {count}")
@@ -131,6 +140,8 @@ def play_command(
         raise _fail(err.message) from None
     from parley.terminal import Session
 
+    except OSError as err:
+        raise _fail(f"cannot read {from_file}: {err.strerror}") from None
     session = Session(match, seat - 1, bot, Rng(seed ^ 0x5EED), console, input)
     session.run()
     if save is not None:
@@ -183,6 +194,10 @@ from parley.agents.remote.cli import agent_command, mcp_command  # noqa: E402
 
 
 def _connection_failure(err: BaseException) -> str | None:
+from parley.position_cli import position_command  # noqa: E402
+
+app.command("position")(position_command)
+
     """One line saying which server could not be reached and why, if that is what `err` is."""
     import httpx
 
