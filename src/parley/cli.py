@@ -134,14 +134,18 @@ def play_command(
         if not 1 <= seat <= count:
             raise _fail(f"--seat must be between 1 and {count}")
         names[seat - 1] = "you"
-        match: Match[Any, Any] = Match(rules, names, parse_option_pairs(option), seed)
+        match: Match[Any, Any] = (
+            Match(rules, names, parse_option_pairs(option), seed)
+            if position is None
+            else Match.from_position(rules, position, names)
+        )
         bot = make_bot(bots, rules)
+    except OSError as err:
+        raise _fail(f"cannot read {from_file}: {err.strerror}") from None
     except ParleyError as err:
         raise _fail(err.message) from None
     from parley.terminal import Session
 
-    except OSError as err:
-        raise _fail(f"cannot read {from_file}: {err.strerror}") from None
     session = Session(match, seat - 1, bot, Rng(seed ^ 0x5EED), console, input)
     session.run()
     if save is not None:
@@ -190,14 +194,14 @@ from parley.export_cli import export_command  # noqa: E402
 
 app.command("export")(export_command)
 
-from parley.agents.remote.cli import agent_command, mcp_command  # noqa: E402
-
-
-def _connection_failure(err: BaseException) -> str | None:
 from parley.position_cli import position_command  # noqa: E402
 
 app.command("position")(position_command)
 
+from parley.agents.remote.cli import agent_command, mcp_command  # noqa: E402
+
+
+def _connection_failure(err: BaseException) -> str | None:
     """One line saying which server could not be reached and why, if that is what `err` is."""
     import httpx
 
