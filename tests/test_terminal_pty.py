@@ -126,7 +126,7 @@ def test_games_on_a_narrow_terminal_wraps_values_instead_of_cutting_them(
     assert "Parley games" in wide.text and "so-long-sucker, solongsucker, sls" in wide.text
 
 
-DRAFTED = r"Drafted \(FRANCE: Spring 1901 movement\); 'done' submits:\n((?:  [^\n]*\n)+)> "
+DRAFTED = r"Drafted \(France: Spring 1901 movement\); 'done' submits:\n((?:  [^\n]*\n)+)> "
 
 
 def test_diplomacy_orders_are_drafted_listed_changed_removed_and_sent_with_done(

@@ -211,7 +211,7 @@ def test_last_power_standing_wins() -> None:
     )
     report = step(pos, {"TURKEY": ["A BUD - TRI"]})
     assert report.ending is not None and report.ending.winner == "TURKEY"
-    assert report.ending.reason == "TURKEY is the last power standing"
+    assert report.ending.reason == "Turkey is the last power standing"
 
 
 def test_year_limit_ends_in_a_draw_of_the_survivors() -> None:

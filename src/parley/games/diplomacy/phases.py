@@ -23,6 +23,11 @@ from .results import OrderResult
 from .retreats import adjudicate_retreats, retreat_options
 
 
+def power_name(power: str) -> str:
+    """A power as every text people read spells it: "France" (maps name them "FRANCE")."""
+    return power.title()
+
+
 @dataclass(frozen=True, slots=True)
 class GameOptions:
     """Rule options of one game."""
@@ -153,9 +158,10 @@ def ending(
         best = max(centres)
         if best >= dip.victory_centres and centres.count(best) == 1:
             winner = dip.powers[centres.index(best)]
-            return Ending(winner, (winner,), f"{winner} owns {best} supply centres")
+            return Ending(winner, (winner,), f"{power_name(winner)} owns {best} supply centres")
     if len(living) == 1:
-        return Ending(living[0], (living[0],), f"{living[0]} is the last power standing")
+        last = living[0]
+        return Ending(last, (last,), f"{power_name(last)} is the last power standing")
     if not living:
         return Ending(None, (), "no power is left")
     limit = options.year_limit

@@ -48,7 +48,7 @@ from .orders import (
     parse_order,
 )
 from .phase import PhaseKind
-from .phases import Ending, GameOptions, PhaseReport, process
+from .phases import Ending, GameOptions, PhaseReport, power_name, process
 from .position import Position
 from .results import OrderResult
 from .results import Outcome as OrderOutcome
@@ -483,7 +483,9 @@ class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
         return self.format(action)
 
     def _power(self, state: DiplomacyState, seat: int) -> str:
-        return state.map.powers[seat] if 0 <= seat < len(state.map.powers) else f"seat {seat}"
+        if 0 <= seat < len(state.map.powers):
+            return power_name(state.map.powers[seat])  # "France", as the pages spell it
+        return f"seat {seat}"
 
 
 def _group(key: str, label: str, orders: Sequence[Order]) -> OptionNode:
