@@ -398,7 +398,7 @@ def check_snapshot_roundtrip(rules: Rules[Any, Any], seeds: range = range(3)) ->
     taken = 0
     counts, sets = seat_counts(rules), option_sets(rules)
     # Each snapshot pickles the whole record, so the cost grows with the square of the cap.
-    cap = min(rules.spec.max_plies, 150)
+    cap = min(rules.spec.max_plies, 120)
     for seed in seeds:
         options = sets[seed % len(sets)]
         seats = counts[(seed + 1) % len(counts)]
