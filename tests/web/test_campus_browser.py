@@ -104,7 +104,7 @@ def test_campus_capture_combat_and_minigame(people: People, screenshots: Path) -
     for page in (ash, beech):
         expect(page.locator("#cc-pick-dialog")).to_be_visible()
     expect(spectator.locator("#cc-pick-dialog")).to_have_count(0)
-    expect(spectator.locator("#cc-minigame")).to_contain_text("not sent in yet: Ash, Beech")
+    expect(spectator.locator("#cc-minigame")).to_contain_text("still deciding: Ash, Beech")
     for page in pages:
         expect(sector(page, "D1")).to_have_attribute("data-owner", "0")
         expect(page.locator("#cc-event-list")).to_contain_text(
@@ -119,13 +119,20 @@ def test_campus_capture_combat_and_minigame(people: People, screenshots: Path) -
     expect(beech.locator("#cc-pick-status")).to_contain_text("Your saved pick: 50")
     expect(beech.locator("#cc-pick-status")).to_contain_text("counts at the deadline")
     for page in (ash, spectator):
-        expect(page.locator("#cc-minigame")).to_contain_text("not sent in yet: Ash, Beech")
+        expect(page.locator("#cc-minigame")).to_contain_text("still deciding: Ash, Beech")
         expect(page.locator("#cc-minigame")).not_to_contain_text("50")
         assert "pick 50" not in json.dumps(page.evaluate(OWN_VIEW, game_id))
     expect(spectator.locator("#cc-pick-dialog")).to_have_count(0)
     # Beech is ready; the minigame waits for Ash, who changes a first pick before saying so.
     beech.click("#cc-ready")
     expect(beech.locator("#cc-pick-status")).to_contain_text("Ready with your pick: 50")
+    # Everyone sees that Beech is done (never the pick); Ash is told the table waits for him.
+    who = spectator.locator("#cc-minigame-who")
+    expect(who).to_contain_text("Done: Beech; still deciding: Ash")
+    expect(spectator.locator("#waiting-for")).to_contain_text("Waiting for Ash (1 of 2 done)")
+    expect(ash.locator("#waiting-for")).to_contain_text("Your move")
+    expect(ash).to_have_title(re.compile(r"^\(Your move\) "))
+    expect(beech).not_to_have_title(re.compile(r"Your move"))
     ash.fill("#cc-pick-value", "40")
     ash.click("#cc-pick-send")
     expect(ash.locator("#cc-pick-status")).to_contain_text("Your saved pick: 40")

@@ -10,6 +10,7 @@ import { api } from "../api.js";
 import { fill, h, plural, refill, s } from "../dom.js";
 import { SavedOrders } from "../drafts.js";
 import { leaves } from "../options.js";
+import { Zoom } from "../zoom.js";
 
 // Okabe–Ito colours, told apart with most colour-vision deficiencies; each seat also has its
 // own stripe pattern, so no one depends on colour alone.
@@ -81,7 +82,8 @@ export class CampusBoard {
   mountBoard(el) {
     this.el = el;
     this.status = h("div", { class: "cc-status", id: "cc-status", role: "status" });
-    this.mapBox = h("div", { class: "cc-map-box" });
+    this.mapBox = h("div", { class: "cc-map-box", id: "cc-map-box" });
+    this.zoom = new Zoom(this.mapBox, "the campus map");
     this.controls = h("div", { class: "cc-controls", id: "cc-controls" });
     this.minigame = h("div", { class: "cc-minigame", id: "cc-minigame" });
     this.events = h("div", { class: "cc-events", id: "cc-events" });
@@ -90,7 +92,7 @@ export class CampusBoard {
       h(
         "div",
         { class: "cc-board" },
-        h("div", { class: "cc-main" }, this.status, this.mapBox, this.controls),
+        h("div", { class: "cc-main" }, this.status, this.zoom.bar, this.mapBox, this.controls),
         h("div", { class: "cc-side" }, this.minigame, this.players, this.events),
       ),
     );
@@ -342,9 +344,13 @@ export class CampusBoard {
     const drafts = picks.length > 0 && this.saved.enabled;
     if (drafts) this.loadSaved();
     if (game) {
+      // Done (picked, or ready with a saved pick) or not, from the server's `table`; never what.
+      const table = this.ctx.state.table;
+      const done = table ? table.done : game.picked;
+      const still = table ? table.waiting : game.waiting;
       parts.push(
         h("h3", {}, `Minigame ${game.number}`),
-        h("p", { class: "small" }, `Everyone picks a whole number from 0 to 100 in secret; the closest to two thirds of the average wins. Sent in: ${game.picked.map((p) => this.name(p)).join(", ") || "none yet"}; not sent in yet: ${game.waiting.map((p) => this.name(p)).join(", ")}. A player's saved pick stays private and is sent in with the others once everyone is ready, or at the deadline.`),
+        h("p", { class: "small", id: "cc-minigame-who" }, `Everyone picks a whole number from 0 to 100 in secret; the closest to two thirds of the average wins. Done: ${done.map((p) => this.name(p)).join(", ") || "nobody yet"}; still deciding: ${still.map((p) => this.name(p)).join(", ") || "nobody"}. A player's saved pick stays private and is sent in with the others once everyone is ready, or at the deadline.`),
         v.my_pick ? h("p", { class: "small", id: "cc-my-pick" }, v.my_pick) : null,
       );
       if (drafts) {
