@@ -511,7 +511,8 @@ export class GameView {
       // Built once: an update must not close the menu under the player's finger.
       const items = h("div", { class: "menu-items" });
       const menu = h("details", { class: "menu" }, h("summary", { id: "menu-button", "aria-label": "game menu" }, "☰"), items);
-      this.header = { name: h("span", { class: "topbar-name" }), phase: h("span", { class: "phase", id: "phase" }), menu, items, key: null };
+      // The game's name is the page's one level-one heading.
+      this.header = { name: h("h1", { class: "topbar-name" }), phase: h("span", { class: "phase", id: "phase" }), menu, items, key: null };
       this.clockEl = h("span", { class: "clock", id: "clock" });
       fill(bar, this.header.name, this.header.phase, this.clockEl, menu);
       this.closeMenu = (event) => {

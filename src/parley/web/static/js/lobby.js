@@ -251,6 +251,7 @@ export class LobbyView {
       h(
         "div",
         { class: "lobby" },
+        h("h1", { class: "sr-only", id: "lobby-title" }, "Lobby"),
         h(
           "section",
           { class: "lobby-lists" },

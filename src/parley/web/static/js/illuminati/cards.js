@@ -53,13 +53,15 @@ export function cardFace(c, opts = {}) {
       type: opts.tag === "button" ? "button" : undefined,
       style: opts.style,
       onClick: opts.onClick,
-      "aria-label": opts.label || c.name,
     },
+    // The name comes from what the card shows (a different label would not match it for
+    // speech input); the action a button takes is added for screen readers only.
     h("span", { class: "il-name" }, c.name),
     h("span", { class: "il-stats", title: statLine(c) }, statParts(c).map((part) => h("span", { class: "il-stat" }, part))),
     c.alignments && c.alignments.length ? h("span", { class: "il-aligns" }, c.alignments.map((a) => h("span", { class: ["il-align", `al-${a.toLowerCase()}`] }, alignShort(a)))) : null,
     c.ability ? h("span", { class: "il-ability" }, c.ability) : null,
     c.treasury !== undefined && c.treasury !== null ? h("span", { class: "il-money", dataset: { money: c.treasury } }, `${c.treasury} MB`) : null,
+    opts.label ? h("span", { class: "sr-only" }, opts.label) : null,
   );
 }
 

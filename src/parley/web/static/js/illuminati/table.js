@@ -671,8 +671,8 @@ export class IlluminatiTable {
     let interfere = null;
     if (inter.length) {
       const max = Math.max(...inter.map((i) => i.amount));
-      const amount = h("input", { type: "number", id: "il-interfere-amount", min: 1, max, value: 1, class: "il-amount" });
-      const side = h("select", { id: "il-interfere-side" }, h("option", { value: "for" }, "for the attack (+1 each)"), h("option", { value: "against" }, "against it (−1 each)"));
+      const amount = h("input", { type: "number", id: "il-interfere-amount", "aria-label": "megabucks to spend", min: 1, max, value: 1, class: "il-amount" });
+      const side = h("select", { id: "il-interfere-side", "aria-label": "which side" }, h("option", { value: "for" }, "for the attack (+1 each)"), h("option", { value: "against" }, "against it (−1 each)"));
       interfere = h(
         "form",
         {

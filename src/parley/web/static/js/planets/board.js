@@ -5,6 +5,7 @@
 
 import { fill, h, refill, s, titleCase } from "../dom.js";
 import { leaves } from "../options.js";
+import { Zoom } from "../zoom.js";
 import { centre, corners, planetSpot, viewBox } from "./galaxy.js";
 
 const COLOURS = {
@@ -72,6 +73,7 @@ export class PlanetsBoard {
     this.el = el;
     this.status = h("div", { class: "pc-status", id: "pc-status", role: "status" });
     this.map = h("div", { class: "pc-map", id: "pc-map" });
+    this.zoom = new Zoom(this.map, "the galaxy");
     this.controls = h("div", { class: "pc-controls", id: "pc-controls" });
     this.explored = h("div", { class: "pc-explored", id: "pc-explored", "aria-live": "polite" });
     this.steps = h("div", { class: "pc-steps", id: "pc-steps" });
@@ -82,7 +84,7 @@ export class PlanetsBoard {
         "div",
         { class: "pc-table" },
         this.status,
-        h("div", { class: "pc-main" }, this.map, h("div", { class: "pc-side" }, this.controls, this.explored, this.steps)),
+        h("div", { class: "pc-main" }, h("div", { class: "pc-map-wrap" }, this.zoom.bar, this.map), h("div", { class: "pc-side" }, this.controls, this.explored, this.steps)),
         this.players,
         this.objectives,
       ),
@@ -202,9 +204,9 @@ export class PlanetsBoard {
           dataset: { system: sys.id },
           onClick: () => action && this.act(action),
           role: action ? "button" : null,
-          "aria-label": action ? action : `system ${sys.id}`,
         },
-        parts,
+        // Named by a <title> rather than aria-label, which would differ from the drawn text.
+        [s("title", {}, action ? action : `system ${sys.id}`), ...parts],
       );
     });
     refill(this.map, s("svg", { viewBox: viewBox(v.systems), class: "pc-galaxy", id: "pc-galaxy", role: "img", "aria-label": "the galaxy" }, hexes));

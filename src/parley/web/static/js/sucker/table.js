@@ -219,7 +219,7 @@ export class SuckerTable {
       );
     });
     if (newPile) {
-      items.push(h("button", { type: "button", class: "pile new-pile target", id: "new-pile", "aria-label": newPile.text, onClick: () => this.act(newPile.text) }, h("span", { class: "new-pile-slot" }, "+"), h("span", { class: "pile-label" }, "New pile")));
+      items.push(h("button", { type: "button", class: "pile new-pile target", id: "new-pile", "aria-label": `New pile: ${newPile.text}`, onClick: () => this.act(newPile.text) }, h("span", { class: "new-pile-slot" }, "+"), h("span", { class: "pile-label" }, "New pile")));
     }
     const parts = [];
     if (capture) {
