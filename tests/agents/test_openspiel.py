@@ -190,3 +190,93 @@ def test_a_random_simulation_never_reaches_an_index_the_codec_cannot_decode() ->
                 assert state.clone().apply_action(action) is None
         if not random_step(match, rng):
             break
+
+
+HIDDEN = ("campus", "illuminati")
+
+
+def tiny_ismcts(rules: Any) -> bridge.ISMCTSArenaBot:
+    """A 6-simulation ISMCTS bot with short playouts: the plumbing, quickly."""
+    return bridge.ISMCTSArenaBot(rules, simulations=6, rollout_depth=15)
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_ismcts_fails_without_resampling_and_runs_with_it(name: str) -> None:
+    from open_spiel.python.algorithms import ismcts
+
+    game = bridge.load(name, seed=3)
+    state = game.new_initial_state()
+    player = state.current_player()
+    bot = ismcts.ISMCTSBot(
+        game,
+        bridge.RulesRolloutEvaluator(1, 0, 10),
+        2.0,
+        8,
+        random_state=np.random.RandomState(0),
+        allow_inconsistent_action_sets=True,
+    )
+    action = bot.step(state)  # raised "ResampleFromInfostate() not implemented" before
+    assert action in state.legal_actions(player)
+    # The search read only resampled copies: the true state is untouched.
+    assert state.match.ply == 0
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_ismcts_plays_a_short_game_of_each_hidden_information_game(
+    name: str, tmp_path: Path
+) -> None:
+    rules = games.find(name)
+    seats = rules.spec.default_seats or rules.spec.min_seats
+    bots = ("tests.agents.test_openspiel:tiny_ismcts",) + ("heuristic",) * (seats - 1)
+    config = ArenaConfig(name, bots, games=1, seed=2, out=tmp_path, seats=seats, max_plies=24)
+    report = run_arena(config)
+    assert report.summary["bot_errors"] == {}
+    [result] = report.results
+    assert result.plies >= 12  # it moved, many times, through the adapter
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_resampled_states_match_the_players_information(name: str) -> None:
+    rules = games.find(name)
+    seats = rules.spec.default_seats or rules.spec.min_seats
+    game = bridge.load(name, seed=7)
+    match: Match[Any, Any] = Match(rules, seats, game.options, seed=7)
+    sampler = np.random.RandomState(1)
+    rng = Rng(7)
+    differed = 0
+    for _ in range(25):
+        if match.is_over:
+            break
+        state = game.state_from_match(match)
+        for seat in range(seats):
+            sampled = state.resample_from_infostate(seat, sampler.uniform)
+            assert sampled.observation_string(seat) == state.observation_string(seat)
+            assert sampled.information_state_string(seat) == state.information_state_string(seat)
+            assert sampled.legal_actions(seat) == state.legal_actions(seat)
+            differed += sampled.match.observe(ARCHIVE) != match.observe(ARCHIVE)
+        assert state.match.observe(ARCHIVE) == match.observe(ARCHIVE)  # the original kept
+        random_step(match, rng)
+    assert differed > 0  # hidden parts really were drawn anew
+
+
+def test_plain_mcts_warns_on_hidden_information_and_not_elsewhere() -> None:
+    import warnings
+
+    from open_spiel.python.algorithms import mcts
+
+    evaluator = bridge.RulesRolloutEvaluator(1, 0, 5)
+    for name in HIDDEN:
+        with pytest.warns(bridge.HiddenStateWarning, match="searches the true state"):
+            mcts.MCTSBot(bridge.load(name, seed=1), 2.0, 4, evaluator)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", bridge.HiddenStateWarning)
+        mcts.MCTSBot(bridge.load("sucker", players=3, seed=1), 2.0, 4, evaluator)
+        bridge.MCTSArenaBot(games.find("campus"), simulations=2)  # determinises: no warning
+
+
+def test_ismcts_bot_refuses_games_without_hidden_information() -> None:
+    for name in ("sucker", "planets"):
+        with pytest.raises(bridge.BridgeError, match="hides nothing"):
+            bridge.ISMCTSArenaBot(games.find(name))
+    with pytest.raises(bridge.BridgeError, match="vector of indices"):
+        bridge.ISMCTSArenaBot(games.find("diplomacy"))

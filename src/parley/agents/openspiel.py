@@ -21,18 +21,26 @@ with an RL codec needs nothing else here; observation tensors come from its RL e
   the first-mover draw of So Long Sucker, optimistic for dice games.
 * A game still going after `max_game_length` actions ends in a draw shared by the
   surviving seats, as in the arena. Returns are 1 shared among the winners, else 0.
+* Hidden information: `ParleyState.resample_from_infostate(player, sampler)` redraws what
+  the player cannot see with the rules' `hidden_variant` (and reseeds the dice), so
+  OpenSpiel's information-set MCTS (`open_spiel.python.algorithms.ismcts`) searches
+  campus conquest and Illuminati without reading hidden cards; `ismcts_bot` is that
+  search as an arena bot. OpenSpiel's plain MCTS built on a game that hides information
+  gets a `HiddenStateWarning`: it would search the true hidden state.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 from parley import games
 from parley.kernel import SPECTATOR, Match, Outcome, Rng, Rules, Structure, Viewer
@@ -48,6 +56,15 @@ DEFAULT_CHANCE_SEEDS = 16
 
 class BridgeError(BadOptions):
     """A game the bridge cannot carry, with the reason."""
+
+
+class HiddenStateWarning(UserWarning):
+    """A perfect-information search was set up on a game that hides information."""
+
+
+# OpenSpiel's plain MCTS reads `game.get_type()` once when a bot is built; a bot built from
+# this module on such a game searches the true state, hidden cards and all.
+_PLAIN_SEARCH_MODULES = frozenset({mcts.__name__})
 
 
 def short_name(rules: Rules[Any, Any]) -> str:
@@ -212,6 +229,22 @@ class ParleyGame(pyspiel.Game):  # type: ignore[misc]
     def simultaneous(self) -> bool:
         return self.rules.spec.structure is Structure.SIMULTANEOUS
 
+    def get_type(self) -> Any:
+        game_type = super().get_type()
+        if self.rules.spec.hidden_information:
+            caller = sys._getframe(1).f_globals.get("__name__")
+            if caller in _PLAIN_SEARCH_MODULES:
+                warnings.warn(
+                    f"OpenSpiel's plain MCTS on {self.rules.spec.title} searches the true "
+                    "state, including what the searching seat cannot see; use information-"
+                    "set MCTS (open_spiel.python.algorithms.ismcts, or the arena bot "
+                    "parley.agents.openspiel:ismcts_bot), which resamples hidden "
+                    "information with resample_from_infostate",
+                    HiddenStateWarning,
+                    stacklevel=3,
+                )
+        return game_type
+
     def new_initial_state(self) -> ParleyState:
         return ParleyState(self)
 
@@ -336,6 +369,24 @@ class ParleyState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         return self.match is not None and (self.match.is_over or self._capped())
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ParleyState:
+        """A copy of this state that `player_id` cannot tell from it: what the player cannot
+        see drawn anew by the rules' `hidden_variant`, the dice reseeded (OpenSpiel's
+        `ResampleFromInfostate`, which information-set MCTS calls every simulation).
+
+        `probability_sampler` (OpenSpiel's, a callable giving a number in [0, 1)) seeds
+        the draw; the player's observation and history are the same in the copy."""
+        twin: ParleyState = self.clone()
+        match = self.match
+        if match is None:
+            return twin  # the seed is not drawn yet: nothing to hide
+        draw = float(probability_sampler())
+        if not 0.0 <= draw <= 1.0:
+            raise pyspiel.SpielError(f"the probability sampler gave {draw}, not in [0, 1]")
+        rng = Rng(int(draw * (1 << 53)) ^ (match.ply << 53) ^ _seed_of(player_id))
+        twin.match = determinised(match, player_id, rng)
+        return twin
+
     def outcome(self) -> Outcome | None:
         """The game's outcome, or the survivors' shared draw when it hit the length cap."""
         match = self._live
@@ -408,6 +459,21 @@ class _Cache:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Cache, ())
+
+
+def determinised(match: Match[Any, Any], seat: int, rng: Rng) -> Match[Any, Any]:
+    """A copy of `match` that `seat` cannot tell from it: what the seat cannot see redrawn
+    by `Rules.hidden_variant`, and the dice (a state attribute `rng`, as the built-in games
+    have) reseeded, so a search foresees neither hidden cards nor the real dice."""
+    rules = match.rules
+    copy = match.copy()
+    if rules.spec.hidden_information:
+        variant = rules.hidden_variant(copy.state, Viewer.of(seat), rng)
+        if variant is not None:  # None: nothing is hidden from the seat just now
+            copy.state = variant
+    if rules.spec.chance and isinstance(getattr(copy.state, "rng", None), Rng):
+        copy.state.rng = Rng(rng.next64() >> 1)
+    return copy
 
 
 def _seed_of(chance_outcome: int) -> int:
@@ -578,14 +644,7 @@ class MCTSArenaBot:
 
     def searched(self, match: Match[Any, Any], seat: int, rng: Rng) -> Match[Any, Any]:
         """The copy of `match` the search runs on: determinised and reseeded as needed."""
-        copy = match.copy()
-        if self.rules.spec.hidden_information:
-            variant = self.rules.hidden_variant(copy.state, Viewer.of(seat), rng)
-            if variant is not None:  # None: nothing is hidden from the seat just now
-                copy.state = variant
-        if self.rules.spec.chance and isinstance(getattr(copy.state, "rng", None), Rng):
-            copy.state.rng = Rng(rng.next64() >> 1)
-        return copy
+        return determinised(match, seat, rng)
 
     def choose(self, decision: Any) -> Any:
         # The arena's decisions carry their match; the bot needs it to rebuild the position.
@@ -598,21 +657,112 @@ class MCTSArenaBot:
             # Out of turn (only the lowest owing seat moves in the bridge): play the default.
             return self.rules.default_action(match.state, decision.seat)
         seed = int(decision.rng.next64() >> 33)
-        bot = mcts.MCTSBot(
+        with warnings.catch_warnings():
+            # The state searched is a determinisation, not the true one: the warning for
+            # plain MCTS on hidden information does not apply.
+            warnings.simplefilter("ignore", HiddenStateWarning)
+            bot = mcts.MCTSBot(
+                game,
+                self.uct_c,
+                self.simulations,
+                RulesRolloutEvaluator(1, seed, self.rollout_depth),
+                random_state=np.random.RandomState(seed),
+                solve=False,
+            )
+        action = bot.step(state)
+        return _decoded(game, match, decision.seat, int(action))
+
+
+class ISMCTSArenaBot:
+    """OpenSpiel's information-set MCTS as a Parley bot, for games that hide information.
+
+    Every simulation starts from a state resampled for its seat (`resample_from_infostate`,
+    built on `Rules.hidden_variant`), and the search tree is keyed by the seat's
+    information state, so one tree gathers what all the possible hidden states teach
+    instead of trusting one guess. Games without hidden information are refused (plain
+    MCTS is the search for them), as are games that hide information without the hook.
+    """
+
+    name = "openspiel-ismcts"
+
+    def __init__(
+        self,
+        rules: Rules[Any, Any],
+        simulations: int = 200,
+        uct_c: float = 2.0,
+        rollout_depth: int = 300,
+    ) -> None:
+        reason = bridge_reason(rules)
+        if reason is not None:
+            raise BridgeError(reason, text=rules.spec.name)
+        if rules.spec.structure is Structure.SIMULTANEOUS:
+            raise BridgeError(
+                f"OpenSpiel's information-set MCTS searches sequential games only; "
+                f"{rules.spec.title} is simultaneous",
+                text=rules.spec.name,
+            )
+        if not rules.spec.hidden_information:
+            raise BridgeError(
+                f"{rules.spec.title} hides nothing from its seats: search it with plain MCTS "
+                "(parley.agents.openspiel:mcts_bot)",
+                text=rules.spec.name,
+            )
+        if _no_variants(rules):
+            raise BridgeError(
+                f"{rules.spec.title} hides information and has no hidden_variant to "
+                "resample it with",
+                text=rules.spec.name,
+            )
+        self.rules = rules
+        self.simulations = simulations
+        self.uct_c = uct_c
+        self.rollout_depth = rollout_depth
+        self._games: dict[tuple[int, str], ParleyGame] = {}
+
+    def _game(self, match: Match[Any, Any]) -> ParleyGame:
+        key = (match.seats, json.dumps(match.options, sort_keys=True))
+        game = self._games.get(key)
+        if game is None:
+            params = {"players": match.seats, "seed": 0, **match.options}
+            game = self._games[key] = load(self.rules, **params)
+        return game
+
+    def choose(self, decision: Any) -> Any:
+        match: Match[Any, Any] | None = getattr(decision, "_match", None)
+        if match is None:
+            raise BridgeError("the OpenSpiel ISMCTS bot needs the decision's match")
+        game = self._game(match)
+        # The true position: the search reads it only through resample_from_infostate and
+        # the seat's information state.
+        state = game.state_from_match(match)
+        if state.current_player() != decision.seat:
+            return self.rules.default_action(match.state, decision.seat)
+        seed = int(decision.rng.next64() >> 33)
+        random_state = np.random.RandomState(seed)
+        bot = ismcts.ISMCTSBot(
             game,
+            RulesRolloutEvaluator(1, seed, self.rollout_depth),
             self.uct_c,
             self.simulations,
-            RulesRolloutEvaluator(1, seed, self.rollout_depth),
-            random_state=np.random.RandomState(seed),
-            solve=False,
+            random_state=random_state,
+            # The seat's observation names the position (the record need not be replayed
+            # into every key), and some hidden draws change which indices are offered.
+            use_observation_string=True,
+            allow_inconsistent_action_sets=True,
         )
+        # Resample with the bot's own generator, so a seeded game replays exactly.
+        bot.set_resampler(lambda s, player: s.resample_from_infostate(player, random_state.uniform))
         action = bot.step(state)
-        # The index means the same action in the real position: legal actions do not
-        # depend on what is hidden from the seat (the conformance suite checks it).
-        chosen = game.codec.decode(match, game.codec.choices(match, decision.seat), action)
-        if chosen is None:
-            return self.rules.default_action(match.state, decision.seat)
-        return chosen
+        return _decoded(game, match, decision.seat, int(action))
+
+
+def _decoded(game: ParleyGame, match: Match[Any, Any], seat: int, action: int) -> Any:
+    # The index means the same action in the real position: legal actions do not depend on
+    # what is hidden from the seat (the conformance suite checks it).
+    chosen = game.codec.decode(match, game.codec.choices(match, seat), action)
+    if chosen is None:
+        return match.rules.default_action(match.state, seat)
+    return chosen
 
 
 def _no_variants(rules: Rules[Any, Any]) -> bool:
@@ -627,3 +777,13 @@ def mcts_bot(rules: Rules[Any, Any]) -> MCTSArenaBot:
 def mcts_bot_fast(rules: Rules[Any, Any]) -> MCTSArenaBot:
     """A cheaper MCTS bot, `parley.agents.openspiel:mcts_bot_fast` (50 simulations)."""
     return MCTSArenaBot(rules, simulations=50)
+
+
+def ismcts_bot(rules: Rules[Any, Any]) -> ISMCTSArenaBot:
+    """The arena bot `parley.agents.openspiel:ismcts_bot` (200 simulations per move)."""
+    return ISMCTSArenaBot(rules)
+
+
+def ismcts_bot_fast(rules: Rules[Any, Any]) -> ISMCTSArenaBot:
+    """A cheaper ISMCTS bot, `parley.agents.openspiel:ismcts_bot_fast` (50 simulations)."""
+    return ISMCTSArenaBot(rules, simulations=50)
