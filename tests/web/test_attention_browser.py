@@ -91,7 +91,10 @@ def test_notices_by_email_or_webhook_are_chosen_per_game(people: People) -> None
     page.fill("#notify-email", "carol@example.org")
     page.uncheck('input[data-event="press"]')
     page.click("#notify-save")
-    expect(page.locator("#notify-note")).to_have_text("Saved.")
+    # Nothing but a confirmation goes to an address until its owner confirms: the page says so.
+    expect(page.locator("#notify-note")).to_contain_text(
+        "Saved. A confirmation was sent to carol@example.org"
+    )
     page.fill("#notify-webhook", "http://127.0.0.1:9/hook")  # the server calls no local address
     page.click("#notify-save")
     expect(page.locator("#notify-note")).to_contain_text("private or local address")

@@ -160,7 +160,8 @@ export async function notifyDialog(gameId) {
     current = { enabled: false, email: null, webhook_url: null, events: Object.keys(EVENT_LABELS), source: "none" };
   }
   return dialog("Notices outside the browser", (close) => {
-    const note = h("p", { class: "muted small", id: "notify-note", role: "status" }, current.source === "game" ? "This game has settings of its own." : current.source === "default" ? "Your settings for all games apply here." : "Nothing set yet.");
+    const unconfirmed = current.email && current.email_confirmed === false ? ` ${current.email} is not confirmed yet: open the link in the confirmation e-mail.` : "";
+    const note = h("p", { class: "muted small", id: "notify-note", role: "status" }, (current.source === "game" ? "This game has settings of its own." : current.source === "default" ? "Your settings for all games apply here." : "Nothing set yet.") + unconfirmed);
     const enabled = h("input", { type: "checkbox", id: "notify-enabled", checked: current.source === "none" ? true : current.enabled });
     const email = h("input", { type: "email", id: "notify-email", maxlength: 254, value: current.email || "", placeholder: "you@example.org" });
     const hook = h("input", { type: "url", id: "notify-webhook", maxlength: 2000, value: current.webhook_url || "", placeholder: "the address Discord or Slack gives for a webhook" });
@@ -174,8 +175,10 @@ export async function notifyDialog(gameId) {
         events: boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.dataset.event),
       };
       try {
-        await api.saveNotifyPrefs(scope.value === "game" ? gameId : null, prefs);
-        note.textContent = "Saved.";
+        const saved = await api.saveNotifyPrefs(scope.value === "game" ? gameId : null, prefs);
+        note.textContent = saved && saved.email && !saved.email_confirmed
+          ? `Saved. A confirmation was sent to ${saved.email}: e-mails start once you open its link.`
+          : "Saved.";
       } catch (err) {
         note.textContent = err.message || String(err);
       }
