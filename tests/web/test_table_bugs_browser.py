@@ -178,6 +178,8 @@ def test_a_refused_bargain_keeps_the_editor_and_own_colour_is_never_offered(
     expect(page.locator("dialog[open] #bargain-note")).to_have_value("together against the rest?")
     expect(page.locator(".toast", has_text="Bargain proposed")).to_have_count(0)
     page.screenshot(path=str(screenshots / "sucker-bargain-refused-1366.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(screenshots / "sucker-bargain-refused-390.png"))
     page.click("#bargain-send")  # sent again as it stands: accepted this time
     expect(page.locator("dialog[open]")).to_have_count(0)
     expect(page.locator(".toast", has_text="Bargain proposed")).to_have_count(1)
@@ -285,6 +287,8 @@ def test_the_typed_pick_counts_on_ready_and_counts_and_combats_read_right(
     expect(lines.filter(has_text="3+0=3")).to_contain_text("a tie goes to the defender")
     expect(lines.filter(has_text="2+0=2")).not_to_contain_text("tie")
     page.screenshot(path=str(screenshots / "campus-pick-ready-1366.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(screenshots / "campus-players-390.png"), full_page=True)
 
 
 # --- Planet Control -----------------------------------------------------------------------
@@ -317,3 +321,6 @@ def test_the_event_list_shows_two_digit_numbers_and_hits_in_words(
     assert "hit(s)" not in events
     expect(page.locator("#board")).not_to_contain_text("hit(s)")
     page.screenshot(path=str(screenshots / "planets-events-1366.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    log.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "planets-events-390.png"))

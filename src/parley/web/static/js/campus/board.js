@@ -194,7 +194,8 @@ export class CampusBoard {
     } else if (v.phase === "minigame") {
       const g = v.minigame;
       main = `${this.who(g.capturer)} found the Pro-Vice-Chancellor on ${this.sectorName(g.sector)}!`;
-      why = `Minigame: picks not sent in yet: ${g.waiting.map((p) => this.name(p)).join(", ") || "none"}. Saved picks are sent in together once everyone is ready, or at the deadline.`;
+      const still = this.ctx.state.table ? this.ctx.state.table.waiting : g.waiting;  // ready seats are done
+      why = `Minigame: still deciding: ${still.map((p) => this.name(p)).join(", ") || "nobody"}. Saved picks are sent in together once everyone is ready, or at the deadline.`;
     } else {
       main = `${this.who(v.current)} ${v.current === me ? "have" : "has"} the move: ${v.steps_left} step${v.steps_left === 1 ? "" : "s"} left.`;
       why = v.current === me ? (this.selected ? `Unit on ${this.sectorName(this.selected)} selected: click a highlighted sector.` : "Click one of your units, then a highlighted sector; or pass.") : "";
