@@ -33,7 +33,7 @@ def services(database_url: str) -> Iterator[Services]:
 
 def test_migrations_build_exactly_the_models(services: Services) -> None:
     engine = services.tables.db.engine
-    assert current_revision(engine) == "0011"
+    assert current_revision(engine) == "0012"
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -116,7 +116,7 @@ def test_illuminati_games_from_before_new_options_keep_their_rules(services: Ser
         # The data migrations to test; the later ones create what the models made already.
         command.upgrade(config, "0009")
         command.stamp(config, "head")
-    assert current_revision(engine) == "0011"
+    assert current_revision(engine) == "0012"
     with engine.connect() as conn:
         options = dict(conn.execute(select(Game.id, Game.options)).all())
     assert options[old] == {
@@ -160,6 +160,37 @@ def test_illuminati_games_from_before_round_ends_keep_counting_from_player_1(
         options = dict(conn.execute(select(Game.id, Game.options)).all())
     assert options[old] == {**before, "round_ends": "player_1"}
     assert options[new]["round_ends"] == "first_player"
+
+
+def test_illuminati_games_from_before_move_overflow_keep_moving_at_once(
+    services: Services,
+) -> None:
+    """A game stored without `move_overflow` moved groups at once (what did not fit waited
+    for room): it gets `wait`; a newer game keeps the seed's question (`confirm`)."""
+    from alembic import command
+    from sqlalchemy import select, update
+
+    from parley.server.db.migrate import alembic_config
+    from parley.server.db.models import Game
+
+    svc = services
+    amy, _ = svc.accounts.register("amy", None)
+    old = svc.lobby.create(amy, CreateGame(game="illuminati")).id
+    new = svc.lobby.create(amy, CreateGame(game="illuminati")).id
+    engine = svc.tables.db.engine
+    with engine.begin() as conn:  # as stored by the code before the option
+        stored = conn.execute(select(Game.options).where(Game.id == old)).scalar_one()
+        before = {k: v for k, v in stored.items() if k != "move_overflow"}
+        conn.execute(update(Game).where(Game.id == old).values(options=before))
+    config = alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.stamp(config, "0011")
+        command.upgrade(config, "0012")
+    with engine.connect() as conn:
+        options = dict(conn.execute(select(Game.id, Game.options)).all())
+    assert options[old] == {**before, "move_overflow": "wait"}
+    assert options[new]["move_overflow"] == "confirm"
 
 
 def test_a_game_loads_from_snapshots_and_the_record_alike(database_url: str) -> None:
@@ -300,4 +331,4 @@ def test_processes_starting_together_migrate_once(database_url: str) -> None:
     ]
     results = [p.communicate(timeout=60) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [err[-500:] for _, err in results]
-    assert [out.strip() for out, _ in results] == ["0011"] * 3
+    assert [out.strip() for out, _ in results] == ["0012"] * 3

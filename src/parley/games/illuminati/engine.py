@@ -43,7 +43,16 @@ from .actions import (
 )
 from .cards import Alignment, AttackKind, Card, CardSet, Goal, alignment_bonus, load
 from .notation import format_action
-from .state import AttackState, Held, IlluminatiState, Pending, PendingPlay, Phase, Player
+from .state import (
+    AttackState,
+    Held,
+    IlluminatiState,
+    Pending,
+    PendingMove,
+    PendingPlay,
+    Phase,
+    Player,
+)
 from .state import Offer as OfferState
 
 CARDS: CardSet = load()
@@ -782,6 +791,9 @@ def owed_seat(state: IlluminatiState) -> int | None:
     if phase is Phase.ANSWER:
         assert state.offer is not None
         return state.offer.receiver
+    if phase is Phase.CONFIRM:
+        assert state.moving is not None
+        return state.moving.seat
     return state.active
 
 
@@ -799,6 +811,7 @@ OWED_KIND = {
     Phase.PRICE: "price",
     Phase.ANSWER: "answer",
     Phase.REORGANIZE: "reorganize",
+    Phase.CONFIRM: "confirm",
 }
 
 
@@ -816,6 +829,7 @@ PROMPTS = {
     "price": "name the price of your offer",
     "answer": "accept or decline",
     "reorganize": "reorganize freely, or done",
+    "confirm": "the move would lose cards: accept it, or decline and nothing changes",
 }
 
 
@@ -1150,6 +1164,14 @@ def g_answer(state: IlluminatiState, seat: int) -> Iterator[Action]:
     yield Decline()
 
 
+def g_yes(state: IlluminatiState, seat: int) -> Iterator[Action]:
+    yield Accept()
+
+
+def g_no(state: IlluminatiState, seat: int) -> Iterator[Action]:
+    yield Decline()
+
+
 def lasers_reading(state: IlluminatiState) -> str:
     return str(state.options.get("lasers", "switch"))
 
@@ -1280,6 +1302,7 @@ GENERATORS: dict[Phase, tuple[tuple[type, Gen], ...]] = {
     Phase.PRICE: ((Ask, g_ask),),
     Phase.ANSWER: ((Accept, g_answer), (Decline, g_answer)),
     Phase.REORGANIZE: ((Done, g_done), (Transfer, g_transfer), (Move, g_move)),
+    Phase.CONFIRM: ((Accept, g_yes), (Decline, g_no)),
 }
 
 
@@ -1521,6 +1544,15 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         me.money[action.dest] += action.amount
         count_action(state)
     elif isinstance(action, Move):
+        lost = move_losses(me, action.group, action.host, action.direction)
+        # A state from before the option (an old snapshot) keeps moving at once.
+        if lost and state.options.get("move_overflow", "wait") == "confirm":
+            # The seed's Move a Group, steps 9-10: show what would be lost and ask.
+            state.moving = PendingMove(
+                seat, action.group, action.host, action.direction, tuple(lost), state.phase
+            )
+            state.phase = Phase.CONFIRM
+            return
         links, money = detach(me, action.group)
         hang(state, me, links, money, action.group, action.host, action.direction)
         count_action(state)
@@ -1558,6 +1590,8 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         state.offers_made += 1
         state.acted = True
         state.phase = Phase.ANSWER
+    elif isinstance(action, Accept | Decline) and state.phase is Phase.CONFIRM:
+        answer_move(state, isinstance(action, Accept))
     elif isinstance(action, Accept):
         settle(state)
     elif isinstance(action, Decline):
@@ -1577,6 +1611,38 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         state.recycled = True
         state.acted = True
         draw(state, 1)
+
+
+def move_losses(player: Player, group: str, host: str, direction: str) -> list[str]:
+    """The cards that would not fit if `group` (with its puppets) hung on `host` there."""
+    links = dict(player.links)
+    moving = {n: links.pop(n) for n in geo.subtree(player.links, group)}
+    return geo.hang(links, player.illuminati, moving, group, host, direction)
+
+
+def answer_move(state: IlluminatiState, accept: bool) -> None:
+    """The mover's answer to a move that would lose cards (the seed's steps 11-14).
+
+    Yes: the group moves, and what does not fit goes to the uncontrolled area, its money to
+    the bank. No: everything stays as it was and no action is spent.
+    """
+    m = state.moving
+    assert m is not None
+    state.moving = None
+    state.phase = m.back
+    me = state.players[m.seat]
+    if not accept:
+        log(state, f"{seat_name(m.seat)} leaves {m.group} where it is")
+        return
+    links, money = detach(me, m.group)
+    left = geo.hang(me.links, me.illuminati, links, m.group, m.host, m.direction)
+    for name in links:
+        if name not in left:
+            me.money[name] = money.get(name, 0)
+    to_center(state, left)
+    lost = ", ".join(left)
+    log(state, f"{seat_name(m.seat)} moves {m.group}; {lost} go to the uncontrolled area")
+    count_action(state)
 
 
 def lasers_text(action: Lasers) -> str:

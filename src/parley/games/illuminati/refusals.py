@@ -78,6 +78,7 @@ NOW: dict[Phase, str] = {
     Phase.PRICE: "the price of an offer is being named",
     Phase.ANSWER: "an offer waits to be accepted or declined",
     Phase.REORGANIZE: "a free reorganisation is under way",
+    Phase.CONFIRM: "a move that would lose cards waits for its mover's yes or no",
     Phase.OVER: "the game is over",
 }
 

@@ -123,6 +123,15 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 "(how games stored before this option counted)",
                 choices=("first_player", "player_1"),
             ),
+            OptionSpec(
+                "move_overflow",
+                "confirm",
+                "'confirm': a move that would lose cards shows them and asks; yes sends them to "
+                "the uncontrolled area, no leaves everything as it was (the seed); 'wait': the "
+                "move is made at once and what does not fit waits for room (how games stored "
+                "before this option were played)",
+                choices=("confirm", "wait"),
+            ),
             OptionSpec("protection", True, "a target's distance from its Illuminati protects it"),
             OptionSpec(
                 "defender_money",
@@ -187,6 +196,7 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 "lasers": "add_remove_reverse",
                 "destroyed_alone": "dead",
                 "round_ends": "player_1",
+                "move_overflow": "wait",
             },
         ),
     )
@@ -300,6 +310,8 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
             return CallOff() if not state.attack.committed and not state.attack.repeat else Roll()
         if phase is Phase.REORGANIZE:
             return Done()
+        if phase is Phase.CONFIRM:
+            return Decline()  # nothing is lost unless the mover says so
         if phase in (Phase.CHOOSE, Phase.GOAL):
             return engine.legal(state, seat)[0]
         return Pass()

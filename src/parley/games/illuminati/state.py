@@ -24,6 +24,7 @@ class Phase(Enum):
     PRICE = "price"  # the giver names the price of an offer
     ANSWER = "answer"  # the receiver accepts or declines
     REORGANIZE = "reorganize"  # Gnomes, Bermuda Triangle, White Collar Crime
+    CONFIRM = "confirm"  # a move would lose cards: the mover accepts or declines
     OVER = "over"
 
 
@@ -103,6 +104,22 @@ class Offer:
     priced: bool = False
 
 
+@dataclass(frozen=True)
+class PendingMove:
+    """A move of a group that would lose cards, waiting for its mover's yes or no.
+
+    `lost` are the cards that would not fit (the group itself or puppets, masters first);
+    `back` is the phase the answer returns to (the turn or a free reorganisation).
+    """
+
+    seat: int
+    group: str
+    host: str
+    direction: str
+    lost: tuple[str, ...]
+    back: Phase
+
+
 @dataclass
 class PendingPlay:
     """A special card played and waiting for Secrets Man Was Not Meant to Know."""
@@ -147,6 +164,7 @@ class IlluminatiState:
     pending: list[Pending] = field(default_factory=list)
     offer: Offer | None = None
     playing: PendingPlay | None = None
+    moving: PendingMove | None = None
     dice: tuple[int, int] | None = None
     log: list[str] = field(default_factory=list)
     log_count: int = 0  # lines ever logged (`log` keeps the latest)

@@ -187,6 +187,15 @@ def observe(state: IlluminatiState, viewer: Viewer) -> dict[str, JSON]:
             "target": state.playing.target,
         },
         "pending": [{"seat": p.seat, "group": p.group, "host": p.host} for p in state.pending],
+        "move_question": None
+        if state.moving is None
+        else {
+            "seat": state.moving.seat,
+            "group": state.moving.group,
+            "host": state.moving.host,
+            "direction": state.moving.direction,
+            "lost": list(state.moving.lost),
+        },
         "offer": None
         if offer is None
         else {
@@ -334,6 +343,13 @@ def render(view: Mapping[str, Any]) -> str:
         price = o["price_group"] or (f"{o['price_money']} MB" if o["price_money"] else "nothing")
         lines.append(
             f"Offer: Player {o['giver'] + 1} gives {what} to Player {o['receiver'] + 1} for {price}"
+        )
+    question = view.get("move_question")
+    if question:
+        lines.append(
+            f"Player {question['seat'] + 1} moves {question['group']} to {question['host']} "
+            f"{question['direction']}: {', '.join(question['lost'])} would not fit and would go "
+            "to the uncontrolled area; accept or decline (nothing changes)"
         )
     for p in view.get("pending", []):
         lines.append(f"Waiting for room: {p['group']} (Player {p['seat'] + 1})")
