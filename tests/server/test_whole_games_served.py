@@ -23,7 +23,8 @@ from tests.server.conftest import IN_CI, Client, free_port, postgres_schema, sig
 
 from parley import games
 from parley.games.diplomacy import native
-from parley.kernel import replay
+from parley.kernel import ARCHIVE, replay
+from parley.server.record import load_snapshot, snapshot_format
 
 ROOT = Path(__file__).resolve().parents[2]
 # The server's environment: the native core or nothing (a missing build fails the server),
@@ -221,6 +222,23 @@ def archive(host: Client, gid: str) -> dict[str, Any]:
     return record
 
 
+def latest_snapshot(database_url: str, gid: str) -> tuple[int, str, bytes]:
+    """The game's newest snapshot: its seq, format tag and pickle."""
+    engine = sqlalchemy.create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            seq, fmt, data = conn.execute(
+                sqlalchemy.text(
+                    "SELECT seq, format, data FROM snapshots WHERE game_id = :g "
+                    "ORDER BY seq DESC LIMIT 1"
+                ),
+                {"g": gid},
+            ).one()
+    finally:
+        engine.dispose()
+    return int(seq), str(fmt), bytes(data)
+
+
 def stored(database_url: str, gid: str) -> tuple[str, int, list[int]]:
     """What the database holds of a game: its status, its record's length, its snapshots."""
     engine = sqlalchemy.create_engine(database_url)
@@ -283,12 +301,13 @@ def test_bots_play_every_game_to_its_end_and_again_across_a_kill(
         wait_until(past_a_snapshot, timeout=FINISH_SECONDS, what="every game to pass a snapshot")
         slow.kill()
         assert slow.problems() == []
-    killed_at = {}
+    killed_at, snapshots = {}, {}
     for game, gid in ids.items():
         status, seq, taken = stored(second_db, gid)
         assert status == "active", f"{game} ended before the server was killed"
         assert taken and max(taken) <= seq, (game, seq, taken)
         killed_at[game] = seq
+        snapshots[game] = latest_snapshot(second_db, gid)
     with serving(second_db, log) as server:
         host.http = httpx.Client(base_url=server.url, timeout=10)
         finished = wait_finished(host, ids)
@@ -298,6 +317,17 @@ def test_bots_play_every_game_to_its_end_and_again_across_a_kill(
         assert finished[game]["outcome"] == records[game]["outcome"], game
         assert strip(resumed[game]) == strip(records[game]), f"{game}: the records differ"
         assert len(records[game]["entries"]) > killed_at[game], game
+        # The restarted server could use the snapshot the killed one wrote (a snapshot it
+        # cannot read is silently replaced by a replay): it loads in another process, in
+        # the format this code looks for, as the record's prefix.
+        rules = games.find(game)
+        seq, fmt, data = snapshots[game]
+        assert fmt == snapshot_format(rules), (game, fmt)
+        loaded = load_snapshot(data, rules, seq)
+        assert loaded is not None, f"{game}: the snapshot does not load"
+        prefix = replay(rules, records[game]).fork(seq)
+        assert loaded.to_json() == prefix.to_json(), game
+        assert loaded.observe(ARCHIVE) == prefix.observe(ARCHIVE), game
 
 
 def strip(record: dict[str, Any]) -> dict[str, Any]:
