@@ -62,7 +62,7 @@ uvicorn.run(
 )
 """
 SNAPSHOT_EVERY = 16  # as SLOW_SERVER takes them
-FINISH_SECONDS = 120.0  # the most the bots may take to finish every game (seconds or so)
+FINISH_SECONDS = 120.0  # the most the bots may take to finish every game (they take seconds)
 
 # (game, seats, options, random bots; the other seats are `heuristic` bots)
 BOT_GAMES: list[tuple[str, int, dict[str, Any], int]] = [
