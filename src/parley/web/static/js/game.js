@@ -813,7 +813,7 @@ export class GameView {
       }
     };
     const free = g.seat_count - g.players.length;
-    const botKind = h("select", { id: "add-bot-kind" }, bots.map((b) => h("option", { value: b }, b)));
+    const botKind = h("select", { id: "add-bot-kind", "aria-label": "kind of bot" }, bots.map((b) => h("option", { value: b }, b)));
     fill(
       byId("topbar-game"),
       h("span", { class: "topbar-name" }, g.name),
