@@ -274,6 +274,8 @@ def test_the_example_agent_plays_a_whole_game(server: Server) -> None:
         "outcome": None,
         "negotiation": None,
         "messages": None,
+        "you": None,
+        "briefing": None,
     }
     server.call(
         "POST",

@@ -62,7 +62,7 @@ def test_a_decision_says_who_what_happened_what_was_said_and_the_draw(server: Se
     assert d["game_deadline"] == game["deadline"]["at"]
     text = decision_text(pending)
     assert "playing as agenta" in text
-    assert f"from seat {host_seat} to seats {agent_seat}: just you" in text
+    assert f"(seat {host_seat}) to {d['seat_name']}: just you" in text
     assert f"A draw is proposed: seats {host_seat} have voted; you have not voted." in text
     assert f"- {host_name}: take 2" in text
 

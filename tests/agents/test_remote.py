@@ -142,7 +142,8 @@ def test_the_llm_player_sees_its_seat_press_and_options_and_its_words_go_where_t
     shown = model.requests[0]["messages"][1]["content"]
     names = server.api("GET", f"/api/games/{game_id}", host)["seats"]
     assert f"You are {names[agent_seat]['name']} (seat {agent_seat})" in shown
-    assert f"from seat {host_seat} to seats {agent_seat}: PRP (PCE (ENG FRA))" in shown
+    words = "Austria proposes: peace between England and France [DAIDE: PRP (PCE (ENG FRA))]"
+    assert f"(seat {host_seat}) to ENGLAND: {words}" in shown  # press in words, DAIDE beside
     assert "Legal actions (composite: one option per group)" in shown
     assert {t["function"]["name"] for t in model.requests[0]["tools"]} == {
         "submit_action",
@@ -190,7 +191,15 @@ def test_the_llm_player_talks_in_negotiation_rounds(server: Server) -> None:
     shown = model.requests[0]["messages"][1]["content"]
     assert "Negotiation round 1 of 2" in shown
     assert "3 more message(s)" in shown  # the host's message does not count against it
-    assert f"from seat {host_seat} to seats {agent_seat}: PRP (PCE (ENG FRA))" in shown
+    words = "Austria proposes: peace between England and France [DAIDE: PRP (PCE (ENG FRA))]"
+    assert f"(seat {host_seat}) to ENGLAND: {words}" in shown  # press in words, DAIDE beside
+    # Who the model is, the rules and the board, as in a decision; the deadline in words.
+    assert f"You are ENGLAND (seat {agent_seat}) in Diplomacy" in shown
+    assert "DIPLOMACY IN SHORT" in shown and "S1901M on the standard map" in shown
+    assert "ENGLAND: 3 centres (EDI, LON, LVP)" in shown
+    assert re.search(r"The round ends in \d+ minutes \(at \d\d:\d\d:\d\d UTC\)", shown)
+    assert "PRP (ALY (FRA GER) VSS (ENG))" in shown  # how to propose
+    assert shown == pending["briefing"]  # the server's text, shown as it is
     assert {t["function"]["name"] for t in model.requests[0]["tools"]} == {
         "send_press",
         "vote_draw",

@@ -23,6 +23,8 @@ from typing import Any
 
 import httpx
 
+from parley import briefing
+
 from .client import JSON, ParleyClient
 from .tools import Inbox, build_server, call, openai_tools
 
@@ -58,75 +60,13 @@ class Endpoint:
 
 
 def decision_text(pending: JSON) -> str:
-    """What the model reads for one decision (richer when the gateway sends more)."""
-    d = pending["decision"]
-    who = f"You are {d['seat_name']} (seat {d['seat']}) in {d['game']} game {d['game_id']}"
-    lines = [
-        f"{who}, playing as {d['player']}." if d.get("player") else f"{who}.",
-    ]
-    seats = d.get("observation", {}).get("seats")
-    if isinstance(seats, list) and seats:
-        lines.append("Seats: " + ", ".join(f"{i} {name}" for i, name in enumerate(seats)) + ".")
-    lines += [
-        f"Decision: {d['kind']}. {d['prompt']}".strip(),
-        f"Time left: {d['remaining_seconds']:.0f} s; answers left: {d['attempts_left']}.",
-        "",
-        "The position:",
-        d["text"],
-        "",
-    ]
-    step = d.get("last_step") or []
-    if step:
-        lines.append("Since your last decision:")
-        for entry in step:
-            what = entry.get("notation") or "(hidden until the step resolves)"
-            auto = " (default)" if entry.get("auto") else ""
-            lines.append(f"- {entry.get('by', 'seat ' + str(entry.get('seat')))}: {what}{auto}")
-        lines.append("")
-    # The gateway lists the messages itself; older servers leave it to the client.
-    press = d["messages"] if "messages" in d else pending.get("press_received") or []
-    lines += _message_lines(press)
-    draw = d.get("draw")
-    if isinstance(draw, dict):
-        if draw.get("open"):
-            voted = ", ".join(str(s) for s in draw.get("voted", []))
-            mine = "you have voted" if draw.get("you_voted") else "you have not voted"
-            lines.append(f"A draw is proposed: seats {voted} have voted; {mine}.")
-        else:
-            lines.append("No draw is proposed (vote_draw with accept true proposes one).")
-        last = draw.get("last_decision")
-        if isinstance(last, dict):
-            lines.append(f"Last draw vote: {'agreed' if last.get('agreed') else 'rejected'}.")
-    if d.get("game_deadline") is not None:
-        lines.append(f"The game's step times out at {d['game_deadline']:.0f} (Unix seconds).")
-    lines += ["", f"Notation: {d['notation_help']}"]
-    composite = " (composite: one option per group)" if d["composite"] else ""
-    lines.append(f"Legal actions{composite}, as `id: notation [group]`:")
-    lines += [f"- {o['id']}: {o['notation']} [{o['group_label']}]" for o in d["options"]]
-    return "\n".join(lines)
-
-
-def _message_lines(press: list[JSON]) -> list[str]:
-    if not press:
-        return ["No new messages."]
-    lines = ["Messages you received since your last decision:"]
-    for msg in press:
-        sender = "the table" if msg.get("seat") is None else f"seat {msg['seat']}"
-        to = "everyone" if msg.get("to") is None else "seats " + ", ".join(map(str, msg["to"]))
-        lines.append(f"- from {sender} to {to}: {msg['text']}")
-    return lines
+    """What the model reads for one decision: the server's text when it sends one."""
+    return briefing.decision_text(pending)
 
 
 def negotiation_text(pending: JSON) -> str:
     """What the model reads in a negotiation round (press only; orders come later)."""
-    n = pending.get("negotiation") or {}
-    lines = [
-        f"Negotiation round {n.get('round')} of {n.get('rounds')}: talk now, order later.",
-        f"You may send {n.get('messages_left')} more message(s) in this round "
-        "with send_press; actions open after the last round.",
-        "",
-    ]
-    return "\n".join(lines + _message_lines(pending.get("messages") or []))
+    return briefing.negotiation_text(pending)
 
 
 @dataclass

@@ -85,6 +85,15 @@ class DecisionOut(BaseModel):
     remaining_seconds: float
     attempts_left: int
     notation_help: str
+    title: str = Field(default="", description="the game's title")
+    primer: str = Field(default="", description="the game's rules in short")
+    facts: str = Field(
+        default="", description="public facts beyond the board's text (centres, adjacency...)"
+    )
+    proposals: str = Field(default="", description="how to make every kind of proposal")
+    briefing: str = Field(
+        default="", description="the whole decision as one text, for a language model"
+    )
 
 
 class PendingOut(BaseModel):
@@ -104,6 +113,15 @@ class PendingOut(BaseModel):
     messages: list[dict[str, JsonValue]] | None = Field(
         default=None,
         description="while negotiating: the messages received since your previous decision",
+    )
+    you: dict[str, JsonValue] | None = Field(
+        default=None,
+        description="while negotiating: who your seat is and the board, as a decision shows "
+        "them (game, game_id, seat, seat_name, player, seats, title, text, primer, facts, "
+        "proposals)",
+    )
+    briefing: str | None = Field(
+        default=None, description="while negotiating: the whole round as one text"
     )
 
 

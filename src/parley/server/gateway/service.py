@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from parley import briefing
 from parley.kernel import (
     ActionEntry,
     AmbiguousAction,
@@ -112,6 +113,7 @@ class _Seen:
     draw: dict[str, Any] | None = None
     game_deadline: float | None = None
     negotiation: dict[str, Any] | None = None
+    context: dict[str, str] | None = None  # what a model is told besides the board
 
 
 class Gateway:
@@ -237,6 +239,7 @@ class Gateway:
                 outcome=live.row.outcome,
                 player=user.username,
                 negotiation=negotiation,
+                context=briefing.context(live.rules, match, seat),
                 messages=messages,
                 last_step=last_step,
                 draw=_draw_status(match, seat, recent),
@@ -256,14 +259,8 @@ class Gateway:
         if not seen.owes or seen.seat is None or seen.tree is None:
             status = seen.status.value if seen.status is not GameStatus.ACTIVE else "waiting"
             if seen.negotiation is not None:
-                status = "negotiating"
-            return PendingOut(
-                pending=False,
-                status=status,
-                outcome=seen.outcome,
-                negotiation=seen.negotiation,
-                messages=list(seen.messages) if seen.negotiation is not None else None,
-            )
+                return self._negotiating(seen, game_id)
+            return PendingOut(pending=False, status=status, outcome=seen.outcome)
         record = self.store.decision(game_id, seat := seen.seat, seen.state_id)
         now = self.clock.now()
         if record is None:
@@ -275,6 +272,28 @@ class Gateway:
         return PendingOut(
             pending=True, status=seen.status.value, decision=self._decision_out(seen, record, now)
         )
+
+    def _negotiating(self, seen: _Seen, game_id: str) -> PendingOut:
+        """A negotiation round: press only, with who the seat is and the board."""
+        out = PendingOut(
+            pending=False,
+            status="negotiating",
+            outcome=seen.outcome,
+            negotiation=seen.negotiation,
+            messages=list(seen.messages),
+            you={
+                "game": seen.game,
+                "game_id": game_id,
+                "seat": seen.seat,
+                "seat_name": seen.seat_name,
+                "player": seen.player,
+                "seats": [str(s) for s in seen.observation.get("seats") or []],
+                "text": seen.text,
+                **(seen.context or {}),
+            },
+        )
+        out.briefing = briefing.negotiation_text(out.model_dump(), self.clock.now())
+        return out
 
     def _decision_out(self, seen: _Seen, record: DecisionRecord, now: float) -> DecisionOut:
         assert seen.tree is not None and seen.seat is not None
@@ -289,7 +308,7 @@ class Gateway:
             )
         else:
             how = "answer one option id in 'options', or the action in notation in 'action'"
-        return DecisionOut(
+        out = DecisionOut(
             decision=record.id,
             game_id=record.game_id,
             game=seen.game,
@@ -312,7 +331,10 @@ class Gateway:
             remaining_seconds=max(0.0, record.deadline - now),
             attempts_left=self.config.max_attempts - record.attempts,
             notation_help=how,
+            **(seen.context or {}),
         )
+        out.briefing = briefing.decision_text({"decision": out.model_dump()}, now)
+        return out
 
     def answer(self, user: UserRecord, game_id: str, req: AnswerIn) -> AnswerOut:
         """Play the agent's answer, or say why not; see the module docstring for the rules."""
