@@ -69,3 +69,26 @@ def test_play_from_a_position_records_it_and_replays(tmp_path: Path) -> None:
     assert replayed.exit_code == 0, replayed.output
     wrong = runner.invoke(app, ["play", "sucker", "--from", str(position)], input="")
     assert wrong.exit_code == 2 and "game" in wrong.output
+
+
+def test_the_arena_plays_every_game_from_a_position(tmp_path: Path) -> None:
+    from parley.games.sucker import RULES
+    from parley.games.sucker.position import position as build
+    from parley.kernel import replay
+
+    state = build(3, hands={"red": "2 red", "blue": "blue", "green": "green"}, mover="blue")
+    start = tmp_path / "start.json"
+    start.write_text(json.dumps(RULES.write_position(state)), encoding="utf-8")
+    out = tmp_path / "run"
+    result = runner.invoke(
+        app,
+        ["arena", "--bots", "random", "-n", "2", "--position", str(start)]
+        + ["--out", str(out), "--quiet"],
+    )
+    assert result.exit_code == 0, result.output
+    for path in sorted((out / "games").glob("game-*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        assert record["position"] == RULES.write_position(state)
+        assert replay(RULES, record).is_over
+    both = runner.invoke(app, ["arena", "--position", str(start), "--from", str(start)])
+    assert both.exit_code == 2 and "name one" in both.output

@@ -152,10 +152,7 @@ class Match(Generic[S, A]):
         match.chance = None if chance is None else as_draws(chance)
         # The record keeps the position as the game writes it: the same facts, tidied.
         match.position = rules.write_position(state)
-        match.state = rules.read_position(match.position)
-        if match.chance is not None:
-            base = rules.state_rng(match.state)
-            rules.set_state_rng(match.state, Script(match.chance, base.state if base else 0))
+        match.state = match.start_state()
         match.entries = []
         match.ply = 0
         match._draw = _DrawTally()
@@ -164,6 +161,18 @@ class Match(Generic[S, A]):
         return match
 
     # --- reading --------------------------------------------------------------------
+
+    def start_state(self) -> S:
+        """A fresh copy of the state this match started from: its position, or its set-up
+        (scripted as the match was), for tools that replay the actions on their own."""
+        if self.position is not None:
+            state = self.rules.read_position(self.position)
+            if self.chance is not None:
+                base = self.rules.state_rng(state)
+                self.rules.set_state_rng(state, Script(self.chance, base.state if base else 0))
+            return state
+        rng = Rng(self.seed) if self.chance is None else Script(self.chance, self.seed)
+        return self.rules.setup(Setup(self.seats, dict(self.options), rng))
 
     def script(self) -> Script | None:
         """The script the rules draw from, when this match was given one."""

@@ -67,6 +67,10 @@ def arena_command(
         Path | None, typer.Option("--from", help="Fork this game record instead of new games.")
     ] = None,
     at: Annotated[int, typer.Option(help="With --from: keep the record's first N entries.")] = 0,
+    position: Annotated[
+        Path | None,
+        typer.Option(help="Play every game from this position (see `parley position`)."),
+    ] = None,
     ray: Annotated[
         bool, typer.Option("--ray", help="Play the games on Ray (the cluster ray.init() finds).")
     ] = False,
@@ -86,6 +90,10 @@ def arena_command(
     """Play many seeded games between bots; report wins, draws and TrueSkill ratings."""
     fork: ForkPoint | None = None
     try:
+        if position is not None:
+            if from_record is not None:
+                raise _fail("--position and --from each give the start: name one")
+            fork, game = _position_fork(position, game)
         if from_record is not None:
             try:
                 record = load_record(from_record.read_text(encoding="utf-8"))
@@ -96,7 +104,7 @@ def arena_command(
         if not game:
             raise _fail("name a game, or fork a record with --from")
         if out is None:
-            out = default_out(game, bots, seed, from_record, at)
+            out = default_out(game, bots, seed, from_record or position, at)
         config = ArenaConfig(
             game=game,
             bots=parse_bots(bots),
@@ -118,6 +126,24 @@ def arena_command(
     except ParleyError as err:
         raise _fail(err.message) from None
     _print_report(report)
+
+
+def _position_fork(path: Path, game: str | None) -> tuple[ForkPoint, str]:
+    """A position as the start of every game: a record that begins with it, forked at 0."""
+    from parley import games as registry
+    from parley.kernel import Match
+    from parley.kernel.positions import parse_json
+
+    try:
+        data = parse_json(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise _fail(f"cannot read {path}: {err.strerror}") from None
+    name = game or str(data.get("game", ""))
+    if not name:
+        raise _fail("name the game, or give a position that says its game")
+    rules = registry.find(name)
+    record = Match.from_position(rules, data).to_json()
+    return ForkPoint(record, 0, str(path)), rules.spec.name
 
 
 def default_out(game: str, bots: str, seed: int, fork: Path | None, at: int) -> Path:

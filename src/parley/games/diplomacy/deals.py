@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from parley.kernel import ActionEntry, Match, PressEntry, Rng, Setup
+from parley.kernel import ActionEntry, Match, PressEntry
 
 from . import daide
 from .orders import Build, Disband, Move, Order, Retreat, SupportMove, Waive, format_order
@@ -144,7 +144,7 @@ def _checkable(arr: daide.Arrangement) -> bool:
 def deal_report(match: Match[DiplomacyState, Any]) -> list[DealCheck]:
     """Every deal of `match`, each kept, broken, open or not checkable."""
     rules = match.rules
-    state: DiplomacyState = rules.setup(Setup(match.seats, dict(match.options), Rng(match.seed)))
+    state: DiplomacyState = match.start_state()  # its position, or its set-up
     powers = list(state.map.powers)
     deals = agreements(match.entries, powers)
     verdicts: dict[int, DealCheck] = {}

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from parley.kernel import ActionEntry, Match, Rng, Setup
+from parley.kernel import ActionEntry, Match
 
 from .actions import (
     Accept,
@@ -79,7 +79,7 @@ class _Pending:
 
 def bargain_report(match: Match[SuckerState, Any]) -> list[BargainReport]:
     """Every bargain agreed in `match`, each promise marked kept, broken or open."""
-    state = RULES.setup(Setup(match.seats, dict(match.options), Rng(match.seed)))
+    state = match.start_state()  # its position, or its set-up
     proposals: dict[int, _Pending] = {}
     agreed: list[tuple[int, _Pending, int, list[_Tracker]]] = []
     for entry in match.entries:
