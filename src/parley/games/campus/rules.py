@@ -29,6 +29,7 @@ from . import engine, view
 from .actions import NO_PICK, PASS, PICK_MAX, Action, Move, Pick
 from .board import check_seats, load_map
 from .notation import format_action, parse_action
+from .odds import attack_odds
 from .state import COLLEGES, NOBODY, CampusState, Phase, Settings
 
 ROUND_LIMIT = 60
@@ -291,6 +292,14 @@ class CampusRules(Rules[CampusState, Action]):
             )
             return OptionNode(key="root", label="Pick a number 0-100", children=picks)
         board = state.board
+        # An attack's label gives its chance, as the view's "attacks" do.
+        odds = {(o["from"], o["to"]): o for o in attack_odds(state) if isinstance(o, dict)}
+
+        def to(m: Move) -> str:
+            where = f"to {board.label(board.index[m.dst])}"
+            o = odds.get((m.src, m.dst))
+            return where if o is None else f"{where}: attack, {o['percent']}% to win ({o['roll']})"
+
         groups: dict[str, list[Move]] = {}
         for a in actions:
             if isinstance(a, Move):
@@ -302,7 +311,7 @@ class CampusRules(Rules[CampusState, Action]):
                 children=tuple(
                     OptionNode(
                         key=m.dst,
-                        label=f"to {board.label(board.index[m.dst])}",
+                        label=to(m),
                         action=format_action(m),
                     )
                     for m in moves

@@ -9,6 +9,7 @@ from parley.kernel import JSON, Viewer
 
 from .board import CampusMap, load_map
 from .engine import EVENTS_KEPT, name
+from .odds import attack_odds
 from .state import NOBODY, CampusState, Phase
 
 
@@ -77,6 +78,8 @@ def observe(state: CampusState, viewer: Viewer) -> dict[str, JSON]:
         "players": players,
         "pvc": pvc,
         "minigame": minigame,
+        # the chance of every attack the player to move may make (public: levels and bonuses are)
+        "attacks": attack_odds(state),
         "last_minigame": state.last_minigame,
         "events": [event_json(state, e) for e in state.events[-EVENTS_KEPT:]],
         # every event so far, for clients telling each new one (the list keeps the latest)
