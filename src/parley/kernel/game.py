@@ -387,6 +387,24 @@ class Rules(ABC, Generic[S, A]):
         Must tell nothing the seat cannot see."""
         return None
 
+    # --- pacing and standing answers (optional; read by servers, never by `apply`) ---------
+
+    def step_seconds(self, state: S) -> float | None:
+        """How long a server gives the current step when it is a short window (seconds), or
+        None for the game's whole deadline. A timed-out window takes the default answer and
+        counts as no missed decision. Must depend only on what every seat sees."""
+        return None
+
+    def standing_settings(self) -> Mapping[str, str]:
+        """Standing answers a player may keep for its seat: name → what it does, in words."""
+        return {}
+
+    def standing_answer(self, state: S, seat: int, name: str) -> A | None:
+        """The action the standing answer `name` gives for `seat` now, or None when it does
+        not apply. It must not depend on anything `seat`'s opponents cannot see, so that an
+        answer given at once tells nobody more than the question did."""
+        return None
+
     def alive(self, state: S) -> frozenset[int]:
         """Seats still in the game (they vote on draws)."""
         return frozenset(range(self.seat_count(state)))

@@ -34,6 +34,7 @@ from .api import meta as meta_api
 from .api import metrics as metrics_api
 from .api import notify as notify_api
 from .api import play as play_api
+from .api import standing as standing_api
 from .api import users as users_api
 from .api.hot import HotActions
 from .auth import Accounts
@@ -60,6 +61,7 @@ from .security import BodyLimit, redact_tokens_in_logs
 from .services import Services
 from .settings import Settings
 from .sockets import SocketCount
+from .standing import StandingAutomation
 from .store import Store
 from .ws import router as ws_router
 
@@ -116,6 +118,7 @@ def build_services(settings: Settings) -> Services:
         BotPool(), settings.automation_batch, settings.limits.max_press_chars
     )
     tables.automation = ReadyAutomation(tables.automation)  # saved orders, once all ready
+    tables.automation = StandingAutomation(tables.automation)  # standing answers, at once
     limiter: Limiter = MemoryLimiter()
     if settings.redis_url:
         from redis.asyncio import Redis
@@ -195,6 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     app.include_router(ws_router)
     app.include_router(drafts_api.router)
+    app.include_router(standing_api.router)
     app.include_router(account_api.router)
     app.include_router(notify_api.router)
     app.include_router(metrics_api.router)

@@ -278,7 +278,7 @@ class Txn:
                 and deadline.state_id == match.state_id
                 and not self.restart_clock
             )
-            period = self.period if self.period is not None else row.period_seconds
+            period = self.period if self.period is not None else step_period(self.live, match)
             due = deadline.due_at if keep and deadline is not None else self.now + period
             wake = self.now if self.automation_pending else due
             deadline = store.set_deadline(s, row.id, match.state_id, due, wake)
@@ -295,6 +295,16 @@ class Txn:
             store.insert_event(s, row.id, kind.value, data, self.now)
         new_row = replace(row, version=row.version + 1, **_record_fields(changes))
         return new_row, deadline
+
+
+def step_period(live: LiveGame, match: Match[Any, Any]) -> float:
+    """The deadline of the match's current step: a short window's own (`Rules.step_seconds`),
+    never longer than the game's period, or the game's period."""
+    period = float(live.row.period_seconds)
+    if match.is_over:
+        return period
+    short = live.rules.step_seconds(match.state)
+    return period if short is None else min(period, float(short))
 
 
 def read_ready_flags(s: Session, live: LiveGame) -> None:

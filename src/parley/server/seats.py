@@ -350,9 +350,11 @@ def fire_deadline(txn: Txn, state_id: int, owner: str) -> list[int]:
             and submit_saved(txn, seat, member, actor="deadline:saved")
         ):
             continue  # the seat's saved orders count, ready or not
+        # Silence in a short window (`Rules.step_seconds`) is an answer, not an absence.
+        window = txn.live.rules.step_seconds(match.state) is not None
         txn.act_default(seat, actor="deadline")
         defaulted.append(seat)
-        if member is not None and member.controller is Controller.HUMAN:
+        if member is not None and member.controller is Controller.HUMAN and not window:
             note_missed(txn, member)
     txn.restart_clock = True
     txn.event(EventKind.DEADLINE, state_id=state_id, seats=defaulted, by=owner)

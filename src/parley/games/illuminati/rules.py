@@ -82,6 +82,9 @@ KIND_LABELS = {
 }
 
 
+STANDING_PASS = "start_pass"  # the standing pass of the start-of-turn window
+
+
 class IlluminatiRules(Rules[IlluminatiState, Action]):
     """The seed's use cases with the choices documented in docs/illuminati.md."""
 
@@ -131,6 +134,14 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 "move is made at once and what does not fit waits for room (how games stored "
                 "before this option were played)",
                 choices=("confirm", "wait"),
+            ),
+            OptionSpec(
+                "start_window",
+                30,
+                "seconds a server gives each player asked at the start of a turn (0: the game's "
+                "whole deadline); silence there is a pass, not a missed turn",
+                minimum=0,
+                maximum=86_400,
             ),
             OptionSpec("protection", True, "a target's distance from its Illuminati protects it"),
             OptionSpec(
@@ -318,6 +329,29 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
 
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return [f"Player {i + 1}" for i in range(seats)]
+
+    # The start-of-turn window asks everyone holding a special card alike (see
+    # docs/illuminati.md), so it is short, and a standing pass answers for a player at once:
+    # neither depends on which cards are held.
+
+    def step_seconds(self, state: IlluminatiState) -> float | None:
+        seconds = state.options.get("start_window", 30)
+        if state.phase is Phase.START and isinstance(seconds, int) and seconds > 0:
+            return float(seconds)
+        return None
+
+    def standing_settings(self) -> Mapping[str, str]:
+        return {STANDING_PASS: "pass at once at the start of every other player's turn"}
+
+    def standing_answer(self, state: IlluminatiState, seat: int, name: str) -> Action | None:
+        if (
+            name == STANDING_PASS
+            and state.phase is Phase.START
+            and seat != state.active
+            and engine.owed_seat(state) == seat
+        ):
+            return Pass()
+        return None
 
     def options_tree(self, state: IlluminatiState, seat: int) -> OptionNode:
         """Actions grouped by kind; actions differing only in an amount of money are
