@@ -7,6 +7,7 @@ if the generator of its kind yields it, so what is listed and what is allowed ne
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from parley.kernel import IllegalAction
 
@@ -128,6 +129,16 @@ def has_hook(player: Player, hook: str) -> str | None:
         if card(n).hook == hook:
             return n
     return None
+
+
+def to_bank(state: IlluminatiState, amount: int) -> None:
+    """Money leaves the table for the bank (spent, or the treasury of a card lost)."""
+    state.bank_received += amount
+
+
+def from_bank(state: IlluminatiState, amount: int) -> None:
+    """The bank pays money onto the table (income, specials, a pass)."""
+    state.bank_paid += amount
 
 
 def log(state: IlluminatiState, text: str) -> None:
@@ -363,6 +374,7 @@ def resolve(state: IlluminatiState) -> None:
     a = state.attack
     assert a is not None and a.roll is not None
     success = a.roll <= 10 and a.roll <= need(state, a)
+    state.last_attack = attack_result(state, a, success)
     state.attack = None
     state.queue = []
     state.phase = Phase.MAIN
@@ -382,7 +394,9 @@ def resolve(state: IlluminatiState) -> None:
             money = {a.target: 0}
         else:
             links, money = detach(state.players[target_owner], a.target)
-            money = {n: m // 2 for n, m in money.items()}  # half goes with it, half to the bank
+            half = {n: m // 2 for n, m in money.items()}  # half goes with it, half to the bank
+            to_bank(state, sum(money.values()) - sum(half.values()))
+            money = half
         options = spots(me, a.target, [a.attacker])
         if len(options) == 1:
             hang(state, me, links, money, a.target, *options[0])
@@ -391,7 +405,8 @@ def resolve(state: IlluminatiState) -> None:
         begin_placing(state)
     elif a.kind == "neutralize":
         assert target_owner is not None
-        links, _ = detach(state.players[target_owner], a.target)
+        links, money = detach(state.players[target_owner], a.target)
+        to_bank(state, sum(money.values()))
         to_center(state, list(links))
         log(state, f"{a.target} is neutralized and returns to the uncontrolled area")
     else:
@@ -399,7 +414,8 @@ def resolve(state: IlluminatiState) -> None:
         if target_owner is None:
             puppets: list[str] = []
         else:
-            links, _ = detach(state.players[target_owner], a.target)
+            links, money = detach(state.players[target_owner], a.target)
+            to_bank(state, sum(money.values()))
             puppets = [n for n in links if n != a.target]
         if not puppets and state.options.get("destroyed_alone", "center") == "center":
             # The seed's steps 128-130: a destroyed group with no puppets is added to the
@@ -412,6 +428,37 @@ def resolve(state: IlluminatiState) -> None:
         to_center(state, puppets)
         state.dead.append(a.target)
         log(state, f"{a.target} is destroyed")
+
+
+def attack_result(state: IlluminatiState, a: AttackState, success: bool) -> dict[str, Any]:
+    """An attack's terms, dice and result as data (all public), as it resolves."""
+    parts = attack_parts(state, a)
+    defence = -parts["defence"]
+    result = "failed"
+    if success:
+        result = {"control": "controlled", "neutralize": "neutralized"}.get(a.kind, "destroyed")
+    return {
+        "attacker_seat": a.attacker_seat,
+        "attacker": a.attacker,
+        "target": a.target,
+        "kind": a.kind,
+        "defender": a.defender,
+        "whispering_campaign": a.whispering,
+        "power": parts["power"] + parts["aid"],
+        # What the target sets against it: its resistance, or its power when destroyed.
+        "resistance": defence,
+        "aids": list(a.aids),
+        "interference": a.interference,
+        "attacker_money": a.attack_money,
+        "defender_money": a.defend_group_money + a.defend_illuminati_money,
+        "privileged": a.privileged,
+        "terms": dict(parts),
+        "need": sum(parts.values()),
+        "dice": list(a.dice) if a.dice else None,
+        "roll": a.roll,
+        "roll_changed_by": a.changed_by or None,
+        "result": result,
+    }
 
 
 # --- the sequence of play -------------------------------------------------------------------
@@ -439,6 +486,7 @@ def place_options(state: IlluminatiState, p: Pending) -> list[tuple[str, str]]:
 
 def release(state: IlluminatiState, p: Pending) -> None:
     names = geo.subtree(p.puppets, p.group) if p.group in p.puppets else [p.group]
+    to_bank(state, sum(p.money.values()))
     to_center(state, names)
     log(state, f"{', '.join(names)} go{'es' if len(names) == 1 else ''} to the uncontrolled area")
 
@@ -471,6 +519,7 @@ def income(state: IlluminatiState) -> None:
         c = card(name)
         if c.illuminati:
             me.money[name] += c.income
+            from_bank(state, c.income)
         elif c.hook == "irs":
             for other in alive(state):
                 if other == me.seat:
@@ -485,9 +534,11 @@ def income(state: IlluminatiState) -> None:
             for payer in (name, me.illuminati):
                 paid = min(loss, me.money[payer])
                 me.money[payer] -= paid
+                to_bank(state, paid)
                 loss -= paid
         else:
             me.money[name] += c.income * factor
+            from_bank(state, c.income * factor)
     draw(state, 2 if card(me.illuminati).hook == "draw" else 1)
 
 
@@ -563,6 +614,7 @@ def eliminate(state: IlluminatiState, player: Player) -> None:
     player.eliminated = True
     state.dead.extend(h.card for h in player.hand)
     player.hand.clear()
+    to_bank(state, sum(player.money.values()))
     player.money = {n: 0 for n in player.links}
     log(state, f"{seat_name(player.seat)} controls no group after three turns and is out")
 
@@ -734,6 +786,7 @@ def _cash(amount: int) -> Callable[[IlluminatiState, int, str | None, str | None
     def effect(state: IlluminatiState, seat: int, target: str | None, using: str | None) -> None:
         me = state.players[seat]
         me.money[me.illuminati] += amount
+        from_bank(state, amount)
 
     return effect
 
@@ -750,6 +803,7 @@ def _white_collar(state: IlluminatiState, seat: int, target: str | None, using: 
     assert target is not None
     me = state.players[seat]
     me.money[target] += 5
+    from_bank(state, 5)
     state.phase = Phase.REORGANIZE
     state.reorganize = "wcc"
     state.reorganize_moves = 0
@@ -1374,6 +1428,7 @@ def take_illuminati(state: IlluminatiState, seat: int, name: str) -> None:
     player.illuminati = name
     player.links = {name: geo.Link(None, None)}
     player.money = {name: card(name).income}
+    from_bank(state, card(name).income)
     log(state, f"{seat_name(seat)} takes the {name}")
 
 
@@ -1443,6 +1498,7 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
     elif isinstance(action, Pass):
         if state.phase is Phase.MAIN:
             me.money[me.illuminati] += 5
+            from_bank(state, 5)
             log(state, f"{seat_name(seat)} passes and collects 5 MB")
             end_turn(state)
         else:
@@ -1476,6 +1532,7 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         assert a is not None
         source = action.source or me.illuminati
         me.money[source] -= action.amount
+        to_bank(state, action.amount)
         a.committed = True
         if state.phase is Phase.ATTACK:
             a.attack_money += action.amount
@@ -1490,6 +1547,7 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
     elif isinstance(action, Interfere):
         assert a is not None
         me.money[me.illuminati] -= action.amount
+        to_bank(state, action.amount)
         a.interference += -action.amount if action.against else action.amount
         a.committed = True
         a.round_activity = True
@@ -1510,6 +1568,7 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         assert a is not None
         if action.discard is None:
             me.money[me.illuminati] -= 5
+            to_bank(state, 5)
             state.privilege_used = True
         else:
             take_from_hand(me, action.discard)
@@ -1566,7 +1625,8 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         release(state, state.pending.pop(0))
         begin_placing(state)
     elif isinstance(action, Drop):
-        links, _ = detach(me, action.group)
+        links, money = detach(me, action.group)
+        to_bank(state, sum(money.values()))
         to_center(state, list(links))
         state.acted = True
         log(state, f"{seat_name(seat)} drops {action.group}")
@@ -1608,6 +1668,7 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         rec = has_hook(me, "recyclers")
         assert rec is not None
         me.money[rec] -= 5
+        to_bank(state, 5)
         state.recycled = True
         state.acted = True
         draw(state, 1)
@@ -1639,6 +1700,7 @@ def answer_move(state: IlluminatiState, accept: bool) -> None:
     for name in links:
         if name not in left:
             me.money[name] = money.get(name, 0)
+    to_bank(state, sum(money.get(name, 0) for name in left))
     to_center(state, left)
     lost = ", ".join(left)
     log(state, f"{seat_name(m.seat)} moves {m.group}; {lost} go to the uncontrolled area")

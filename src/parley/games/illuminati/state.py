@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Any
 
 from parley.kernel import OptionValue, Rng
 
@@ -165,6 +166,13 @@ class IlluminatiState:
     offer: Offer | None = None
     playing: PendingPlay | None = None
     moving: PendingMove | None = None
+    # The bank (the seed's "Bank's Total Money"): it has no limit and no starting sum, so it
+    # keeps what it has paid out (income, specials, passes) and received (money spent,
+    # treasuries of lost groups); money on the table is always paid out minus received.
+    bank_paid: int = 0
+    bank_received: int = 0
+    # The last attack resolved (its terms, dice and result), kept until the next one.
+    last_attack: dict[str, Any] | None = None
     dice: tuple[int, int] | None = None
     log: list[str] = field(default_factory=list)
     log_count: int = 0  # lines ever logged (`log` keeps the latest)

@@ -216,6 +216,12 @@ def observe(state: IlluminatiState, viewer: Viewer) -> dict[str, JSON]:
         else None,
         "lasers": {g: {"from": old, "to": new} for g, (old, new) in state.lasers.items()},
         "dice": list(state.dice) if state.dice else None,
+        "last_attack": state.last_attack,
+        "bank": {
+            "paid": state.bank_paid,
+            "received": state.bank_received,
+            "money_in_play": state.bank_paid - state.bank_received,
+        },
         "log": list(state.log),
         "log_count": state.log_count,  # every line so far: clients tell each new one
         "notes": list(me.notes) if me is not None else [],
@@ -334,6 +340,26 @@ def render(view: Mapping[str, Any]) -> str:
             + ("; privileged" if a["privileged"] else "")
             + (f"; rolled {a['roll']}" if a["roll"] is not None else "")
         )
+    last = view.get("last_attack")
+    if last:
+        dice = "+".join(str(d) for d in last["dice"]) if last["dice"] else "?"
+        changed = (
+            f" (made {last['roll']} by {last['roll_changed_by']})"
+            if last["roll_changed_by"]
+            else ""
+        )
+        extras = ", ".join(
+            f"{k} {v:+d}" for k, v in last["terms"].items() if v and k not in ("power", "defence")
+        )
+        lines.append(
+            f"Last attack: Player {last['attacker_seat'] + 1}'s {last['attacker']} on "
+            f"{last['target']} to {last['kind']}: power {last['power']} against "
+            f"{last['resistance']}" + (f" ({extras})" if extras else "") + f"; needed "
+            f"{last['need']} or less, rolled {dice}{changed}: {last['result']}"
+        )
+    bank = view.get("bank")
+    if bank:
+        lines.append(f"Bank: paid out {bank['paid']} MB, received {bank['received']} MB")
     if view.get("playing"):
         pl = view["playing"]
         lines.append(f"Player {pl['seat'] + 1} plays {pl['card']}; it may be answered")
