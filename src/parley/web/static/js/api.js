@@ -37,6 +37,9 @@ export const ROUTES = {
   // The seat's saved parts for the current step and its ready flag (saved orders).
   draft: (id) => ["GET", `/api/games/${enc(id)}/draft`],
   saveDraft: (id) => ["POST", `/api/games/${enc(id)}/draft`],
+  // Standing answers the server gives for the seat at once (Illuminati's standing pass).
+  standing: (id) => ["GET", `/api/games/${enc(id)}/standing`],
+  saveStanding: (id) => ["POST", `/api/games/${enc(id)}/standing`],
   history: (id, since) => ["GET", `/api/games/${enc(id)}/history?since=${enc(since)}&limit=10000`],
   press: (id) => ["POST", `/api/games/${enc(id)}/press`],
   // The waiting room's table chat before the start (members only).
@@ -146,6 +149,8 @@ export const api = {
   act: (id, req) => call(ROUTES.act(id), req),
   draft: (id) => call(ROUTES.draft(id)),
   saveDraft: (id, req) => call(ROUTES.saveDraft(id), req),
+  standing: (id) => call(ROUTES.standing(id)),
+  saveStanding: (id, name, on) => call(ROUTES.saveStanding(id), { name, on }),
   press: (id, req) => call(ROUTES.press(id), req),
   waitingRoom: (id) => call(ROUTES.waitingRoom(id)),
   sayInWaitingRoom: (id, text) => call(ROUTES.sayInWaitingRoom(id), { text }),

@@ -3,6 +3,7 @@
 // Play is by tapping: a mode (attack to control, transfer, move, drop), then the cards the
 // server's options tree allows. Every action sent is a leaf of that tree.
 
+import { api } from "../api.js";
 import { dialog, fill, formatDuration, h, toast } from "../dom.js";
 import { leaves } from "../options.js";
 import { drawAttack, lastResult } from "./attack.js";
@@ -760,8 +761,43 @@ export class IlluminatiTable {
       h("span", { class: "small muted" }, "Show: "),
       focusButton("all", "Everyone"),
       v.players.filter((p) => p.illuminati).map((p) => focusButton(String(p.seat), p.seat === this.ctx.mySeat() ? "Mine" : seatName(p.seat))),
+      this.standingBox(),
       h("span", { class: "il-zoom" }, h("button", { type: "button", class: "small", id: "il-zoom-out", "aria-label": "zoom out", onClick: () => this.setZoom(-1) }, "−"), h("span", { class: "small" }, `${Math.round(this.zoom * 100)}%`), h("button", { type: "button", class: "small", id: "il-zoom-in", "aria-label": "zoom in", onClick: () => this.setZoom(1) }, "+")),
     );
+  }
+
+  /**
+   * The standing pass: kept by the server, which passes for this seat at once whenever the
+   * start of another player's turn asks it (everyone holding a special card is asked alike).
+   */
+  standingBox() {
+    const v = this.view();
+    if (this.ctx.mySeat() === null || !v || v.phase === "over" || v.phase === "choose") return null;
+    if (this.standing === undefined) {
+      this.standing = null;  // loading
+      api.standing(this.ctx.gameId).then(
+        (out) => { this.standing = out; this.update(); },
+        () => { this.standing = { settings: [] }; },
+      );
+    }
+    const setting = this.standing && this.standing.settings.find((x) => x.name === "start_pass");
+    if (this.standing && !setting) return null;
+    return h(
+      "label",
+      { class: "small il-standing", id: "il-standing", title: "You are still asked like everyone holding a special card; the server answers “pass” for you at once." },
+      h("input", { type: "checkbox", id: "il-standing-pass", checked: Boolean(setting && setting.on), disabled: !setting, onChange: (e) => this.setStanding(e.target.checked) }),
+      " Always pass at the start of others’ turns",
+    );
+  }
+
+  async setStanding(on) {
+    try {
+      this.standing = await api.saveStanding(this.ctx.gameId, "start_pass", on);
+      toast(on ? "You will pass at once at the start of others’ turns." : "You will be asked at the start of others’ turns again.");
+    } catch (err) {
+      toast(`Not changed: ${err.message || err}`, "error");
+    }
+    this.update();
   }
 
   setZoom(step) {
