@@ -52,11 +52,11 @@ def engine_wins(a_level: int, d_level: int, **extra: Any) -> Fraction:
 @pytest.mark.parametrize(
     ("a_level", "d_level", "extra"),
     [
-        (0, 0, {}),
-        (2, 0, {}),
-        (0, 3, {}),
-        (1, 1, {"pvc_attack": [2, 0]}),
-        (1, 0, {"pvc_defence": [0, 3]}),
+        (1, 1, {}),
+        (3, 1, {}),
+        (1, 4, {}),
+        (2, 2, {"pvc_attack": [2, 0]}),
+        (2, 1, {"pvc_defence": [0, 3]}),
     ],
 )
 def test_the_odds_are_the_engines_own_combat(
@@ -74,17 +74,17 @@ def test_ties_go_to_the_defender() -> None:
 
 
 def test_the_view_and_the_options_carry_the_odds_of_attacks_only() -> None:
-    state = position(units={"C1": ["Ash", 0], "C2": ["Beech", 0], "B1": ["Ash", 0]})
+    state = position(units={"C1": ["Ash", 1], "C2": ["Beech", 1], "B1": ["Ash", 1]})
     attacks = RULES.observe(state, Viewer(seat=1))["attacks"]
     assert {(a["from"], a["to"]) for a in attacks} == {("C1", "C2"), ("B1", "C2")}
-    assert attacks[0]["percent"] == 38 and "tie goes to the defender" in attacks[0]["roll"]
+    assert attacks[0]["percent"] == 40 and "tie goes to the defender" in attacks[0]["roll"]
     tree = RULES.options_tree(state, 0).to_json()
     labels = {
         leaf["action"]: leaf["label"]
         for group in tree["children"]
         for leaf in group.get("children", [])
     }
-    assert "38%" in labels["move C1 to C2"] and "38%" in labels["move B1 to C2"]
+    assert "40%" in labels["move C1 to C2"] and "40%" in labels["move B1 to C2"]
     assert "%" not in labels["move B1 to C1"] and "%" not in labels["move C1 to D1"]
     state.unit[state.board.index["C2"]] = NOBODY
     assert RULES.observe(state, Viewer(seat=0))["attacks"] == []

@@ -134,6 +134,17 @@ export class CampusBoard {
     return state && state.can_act ? state.options : null;
   }
 
+  /** The server's odds of the attack from `from` into `to` (view.attacks), or null. */
+  odds(from, to) {
+    const v = this.view();
+    return ((v && v.attacks) || []).find((o) => o.from === from && o.to === to) || null;
+  }
+
+  /** An attack's chance in words, as Illuminati gives its "needs N or less". */
+  oddsText(o) {
+    return `Attack ${this.sectorName(o.to)}: ${o.percent}% to win (${o.wins} in ${o.of}): ${o.roll}`;
+  }
+
   /** The steps offered now: unit's sector -> Map(destination -> notation). */
   steps() {
     const out = new Map();
@@ -282,6 +293,7 @@ export class CampusBoard {
               s("text", { x: ux, y: uy + 5, class: "cc-level" }, String(unit[1])),
             )
           : null,
+        target && this.odds(this.selected, code) ? this.oddsBadge(this.odds(this.selected, code), ux, uy) : null,
       );
     });
     const pvc = v.pvc && v.pvc.sector && geo.sectors[v.pvc.sector] ? geo.sectors[v.pvc.sector] : null;
@@ -305,6 +317,16 @@ export class CampusBoard {
     refill(this.mapBox, svg);
   }
 
+  /** A target's chance to win, on the map under the defending unit. */
+  oddsBadge(o, x, y) {
+    return s(
+      "g",
+      { class: "cc-odds", dataset: { odds: o.percent } },
+      s("rect", { x: x - 20, y: y + 17, width: 40, height: 17, rx: 4 }),
+      s("text", { x, y: y + 30 }, `${o.percent}%`),
+    );
+  }
+
   click(code) {
     const steps = this.steps();
     if (code && this.selected) {
@@ -326,9 +348,13 @@ export class CampusBoard {
     if (pass) {
       parts.push(h("button", { type: "button", id: "cc-pass", class: "primary", onClick: () => this.act(pass.action) }, "Pass (end turn)"));
     }
+    const attacks = this.selected ? [...(steps.get(this.selected) || new Map()).keys()].map((to) => this.odds(this.selected, to)).filter(Boolean) : [];
+    if (attacks.length) {
+      parts.push(h("ul", { class: "cc-odds-list small", id: "cc-odds" }, attacks.map((o) => h("li", { dataset: { to: o.to } }, this.oddsText(o)))));
+    }
     if (steps.size) {
       const all = [...steps].flatMap(([from, to]) => [...to].map(([dest, action]) => ({ from, dest, action })));
-      const select = h("select", { id: "cc-step-list", "aria-label": "All steps" }, all.map((a) => h("option", { value: a.action }, `${this.sectorName(a.from)} → ${this.sectorName(a.dest)}`)));
+      const select = h("select", { id: "cc-step-list", "aria-label": "All steps" }, all.map((a) => h("option", { value: a.action }, `${this.sectorName(a.from)} → ${this.sectorName(a.dest)}${this.odds(a.from, a.dest) ? ` (attack: ${this.odds(a.from, a.dest).percent}% to win)` : ""}`)));
       parts.push(h("details", { class: "cc-all-steps" }, h("summary", {}, "All steps"), h("div", { class: "row" }, select, h("button", { type: "button", id: "cc-step-go", onClick: () => this.act(select.value) }, "Move"))));
     }
     if (!parts.length && v.phase === "move" && this.ctx.mySeat() !== null) {

@@ -1,0 +1,55 @@
+"""The rules where the decision is: campus shows an attack's chance before it is made (from
+the server's view, never computed in the page); Illuminati's choice shows each Illuminati's
+whole power and goal; the create form labels every option of every game with help and choices
+in words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from tests.games.campus.helpers import position
+from tests.web.conftest import People
+from tests.web.pages import mount_harness
+from tests.web.test_campus_board_browser import HARNESS, board_data
+
+from parley.games.campus import RULES
+from parley.kernel import Match
+
+pytestmark = pytest.mark.browser
+
+
+def test_campus_shows_the_odds_of_each_attack_before_it_is_made(
+    people: People, screenshots: Path
+) -> None:
+    state = position(
+        units={"C1": ["Ash", 2], "C2": ["Beech", 1], "D1": ["Beech", 3], "B1": ["Ash", 1]},
+        pvc_defence=[0, 1],
+    )
+    match: Match[Any, Any] = Match.from_position(RULES, RULES.write_position(state))
+    data = board_data(match, 0)
+    odds = {(o["from"], o["to"]): o for o in data["state"]["observation"]["view"]["attacks"]}
+    assert set(odds) == {("C1", "C2"), ("C1", "D1"), ("B1", "C2")}
+    assert odds["C1", "C2"]["percent"] != odds["C1", "D1"]["percent"]
+    page = people.page()
+    mount_harness(page, HARNESS, data)
+    expect(page.locator("#campus-map .cc-odds")).to_have_count(0)  # nothing selected yet
+    page.locator('.cc-sector[data-code="C1"]').click()
+    for dest in ("C2", "D1"):
+        o = odds["C1", dest]
+        badge = page.locator(f'.cc-sector[data-code="{dest}"] .cc-odds')
+        expect(badge).to_have_text(f"{o['percent']}%")
+        expect(page.locator(f'#cc-odds li[data-to="{dest}"]')).to_contain_text(
+            f"{o['percent']}% to win ({o['wins']} in {o['of']})"
+        )
+        expect(page.locator(f'#cc-odds li[data-to="{dest}"]')).to_contain_text(
+            "a tie goes to the defender"
+        )
+    # A plain move (no defender) has no odds.
+    expect(page.locator('.cc-sector[data-code="B2"] .cc-odds')).to_have_count(0)
+    expect(page.locator("#cc-odds li")).to_have_count(2)
+    options = page.eval_on_selector_all("#cc-step-list option", "els => els.map(e => e.text)")
+    assert any(f"{odds['B1', 'C2']['percent']}% to win" in t for t in options)
+    page.screenshot(path=str(screenshots / "campus-odds.png"))
