@@ -8,10 +8,13 @@ illuminati_opening.json): its last step is Player 2's pass in the window that op
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from tests.server.conftest import Client, LiveServer
 from tests.server.test_illuminati_api import OPENING, Users
+
+from parley.server.notify import Notifier
 
 PERIOD = 3600
 
@@ -94,6 +97,9 @@ def test_the_window_has_its_own_short_deadline_and_silence_costs_no_missed_turn(
     game = seats[0].get(f"/api/games/{gid}")
     assert owed(seats[0], gid)["kind"] == "start"
     assert game["deadline"]["remaining_seconds"] == 20
+    # No deadline warning for a window whose silence is a pass; the turn itself gets one.
+    sid = seats[0].get(f"/api/games/{gid}/state")["state_id"]
+    assert live.services.tables.view(gid, partial(Notifier._owing, state_id=sid)) == []
     assert live.advance(19) == 0
     assert live.advance(1) == 1
     assert owed(seats[0], gid)["kind"] == "turn"
@@ -102,6 +108,9 @@ def test_the_window_has_its_own_short_deadline_and_silence_costs_no_missed_turn(
     game = seats[0].get(f"/api/games/{gid}")
     assert game["deadline"]["remaining_seconds"] == PERIOD
     assert all(s["missed"] == 0 for s in game["seats"])
+    sid = seats[0].get(f"/api/games/{gid}/state")["state_id"]
+    warned = live.services.tables.view(gid, partial(Notifier._owing, state_id=sid))
+    assert [w[0] for w in warned] == [0]
 
 
 def test_bad_standing_requests_are_refused_and_change_nothing(

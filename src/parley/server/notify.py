@@ -544,6 +544,8 @@ class Notifier:
         match = live.match
         if match is None or match.state_id != state_id or live.row.status is not GameStatus.ACTIVE:
             return []
+        if live.rules.step_seconds(match.state) is not None:
+            return []  # a short window: silence is an answer, not worth a message
         names = match.seat_names()
         title = f"{live.rules.spec.title} “{live.row.name}”"
         out = []
