@@ -171,6 +171,29 @@ def _combat(state: CampusState, seat: int, src: int, dst: int, defender: int) ->
     a_roll = state.rng.randint(1, 4 + a_level, label=f"attack roll by {name(seat)}")
     d_roll = state.rng.randint(1, 4 + d_level, label=f"defence roll by {name(defender)}")
     won = a_roll + a_bonus > d_roll + d_bonus
+    codes = state.board.codes
+    state.last_combat = {
+        "attacker": {
+            "seat": seat,
+            "sector": codes[src],
+            "level": a_level,
+            "die": 4 + a_level,
+            "roll": a_roll,
+            "bonus": a_bonus,
+            "total": a_roll + a_bonus,
+        },
+        "defender": {
+            "seat": defender,
+            "sector": codes[dst],
+            "level": d_level,
+            "die": 4 + d_level,
+            "roll": d_roll,
+            "bonus": d_bonus,
+            "total": d_roll + d_bonus,
+        },
+        "result": "attacker_wins" if won else "defender_wins",
+        "destroyed": defender if won else seat,  # whose unit is destroyed
+    }
     state.events.append(
         (
             "combat",

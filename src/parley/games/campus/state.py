@@ -74,6 +74,9 @@ class CampusState:
     phase: Phase = Phase.MOVE
     minigame: Minigame | None = None
     last_minigame: dict[str, Any] | None = None
+    # The last combat (units, dice, bonuses, result), kept until the next; never changed in
+    # place, only replaced. States pickled before it existed lack the slot (`last_combat`).
+    last_combat: dict[str, Any] | None = None
     minigames: int = 0
     epoch: int = 0
     turns: int = 0
@@ -117,6 +120,7 @@ class CampusState:
                 dict(game.picks),
             ),
             last_minigame=self.last_minigame,  # never changed in place, only replaced
+            last_combat=last_combat(self),
             minigames=self.minigames,
             epoch=self.epoch,
             turns=self.turns,
@@ -150,3 +154,11 @@ class CampusState:
             for s in range(board.size)
             if not board.is_landmark[s] and unit[s] == NOBODY and s != exclude
         ]
+
+
+def last_combat(state: CampusState) -> dict[str, Any] | None:
+    """The last combat, or None (also for a state pickled before combats were kept)."""
+    try:
+        return state.last_combat
+    except AttributeError:
+        return None

@@ -10,7 +10,7 @@ from parley.kernel import JSON, Viewer
 from .board import CampusMap, load_map
 from .engine import EVENTS_KEPT, name
 from .odds import attack_odds
-from .state import NOBODY, CampusState, Phase
+from .state import NOBODY, CampusState, Phase, last_combat
 
 
 def pick_token(state: CampusState, seat: int) -> str | None:
@@ -81,6 +81,7 @@ def observe(state: CampusState, viewer: Viewer) -> dict[str, JSON]:
         # the chance of every attack the player to move may make (public: levels and bonuses are)
         "attacks": attack_odds(state),
         "last_minigame": state.last_minigame,
+        "last_combat": last_combat(state),
         "events": [event_json(state, e) for e in state.events[-EVENTS_KEPT:]],
         # every event so far, for clients telling each new one (the list keeps the latest)
         "event_count": state.events_dropped + len(state.events),
@@ -239,6 +240,15 @@ def render(observation: Mapping[str, Any], board: CampusMap | None = None) -> st
             f"{names[int(s)]} {'-' if v is None else v}" for s, v in last["picks"].items()
         )
         lines.append(f"Last minigame: picks {picks}; target {last['target']}")
+    fight = observation.get("last_combat")
+    if fight:
+        a, d = fight["attacker"], fight["defender"]
+        winner = names[a["seat"]] if fight["result"] == "attacker_wins" else names[d["seat"]]
+        lines.append(
+            f"Last combat: {names[a['seat']]} from {a['sector']} rolled {a['roll']} (d{a['die']}) "
+            f"+{a['bonus']} = {a['total']} against {names[d['seat']]} in {d['sector']} "
+            f"{d['roll']} (d{d['die']}) +{d['bonus']} = {d['total']}: {winner} wins"
+        )
     events = observation.get("events") or []
     if events:
         lines.append("Recent events:")
