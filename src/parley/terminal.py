@@ -203,9 +203,9 @@ class Narrator:
         self.shown = 0
         self.me = me  # the seat called "you" in the lines
         rules = match.rules
-        # The copy starts where the record starts: a fresh setup replays every entry.
-        start = match if match.seq == 0 else Match(rules, match.players, match.options, match.seed)
-        self.shadow: Any = rules.clone(start.state)
+        # The copy starts where the record starts (its set-up or position): it replays
+        # every entry.
+        self.shadow: Any = rules.clone(match.state) if match.seq == 0 else match.start_state()
         self.reader = EVENT_READERS.get(rules.spec.name, _sucker_events)
         self.events = -1  # table events told so far; -1 until those of the setup are
         self.alive = set(rules.alive(self.shadow))

@@ -34,6 +34,7 @@ from parley import games
 from parley.kernel import (
     ARCHIVE,
     SPECTATOR,
+    BadPosition,
     IllegalAction,
     Match,
     Outcome,
@@ -141,7 +142,9 @@ class _Game:
         self._state_id = self.match.state_id
         self._previous: dict[int, tuple[Any, int]] = {}  # seat -> (index, entry seq)
 
-    def new_match(self, seed: int | None) -> None:
+    def new_match(self, seed: int | None, options: Mapping[str, Any] | None = None) -> None:
+        """A new game; with `options["position"]` it starts from that position (and
+        `options["chance"]` scripts its random results, see `Match.from_position`)."""
         if seed is not None:
             self.seeder = Rng(seed)
             self.seeded = True
@@ -149,11 +152,31 @@ class _Game:
             self.seeder = Rng(secrets.randbits(64))  # unseeded: fresh games, as Gymnasium does
             self.seeded = True
         game_seed = self.seeder.next64() >> 1
-        self.match = Match(self.rules, self.seats, self.options, game_seed)
+        position = (options or {}).get("position")
+        if position is None:
+            self.match = Match(self.rules, self.seats, self.options, game_seed)
+        else:
+            self.match = self._from_position(position, (options or {}).get("chance"))
         self.np_random = np.random.default_rng(game_seed)
         self.turns = 0
         self._state_id = self.match.state_id
         self._previous = {}
+
+    def _from_position(self, position: Mapping[str, Any], chance: Any) -> Match[Any, Any]:
+        match: Match[Any, Any] = Match.from_position(self.rules, position, chance=chance)
+        if match.seats != self.seats:
+            raise BadPosition(
+                f"the position has {match.seats} seats; this environment plays {self.seats}"
+            )
+        differ = sorted(k for k in self.options if match.options.get(k) != self.options[k])
+        if differ:
+            # The encoder and the action codec were built for the environment's options.
+            shown = ", ".join(f"{k} {match.options.get(k)!r} ≠ {self.options[k]!r}" for k in differ)
+            raise BadPosition(
+                f"the position's options differ from this environment's ({shown}); "
+                "make the environment with the position's options"
+            )
+        return match
 
     def count_turn(self) -> None:
         """Count a turn when the match's state id has moved on since the last count."""
@@ -338,7 +361,7 @@ class ParleyAEC(_Shared, AECEnv[str, Obs, Any]):  # type: ignore[misc]
         return self.game.codec.action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.game.new_match(seed)
+        self.game.new_match(seed, options)
         self.plies = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -473,7 +496,7 @@ class ParleyParallel(_Shared, ParallelEnv[str, Obs, Any]):  # type: ignore[misc]
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
-        self.game.new_match(seed)
+        self.game.new_match(seed, options)
         self.cycles = 0
         self.agents = list(self.possible_agents)
         return self._observe_all(), self._infos()
