@@ -8,6 +8,7 @@ import { ChatPanel } from "./chat.js";
 import { byId, dialog, fill, formatDuration, formatPeriod, h, plural, s, toast } from "./dom.js";
 import { gameModule } from "./games.js";
 import { GenericBoard } from "./generic.js";
+import { HistoryBar } from "./history.js";
 import { LiveGame } from "./live.js";
 import { gameTypes, negotiationLabel, seedParagraph } from "./lobby.js";
 
@@ -290,8 +291,9 @@ export class GameView {
       get summary() {
         return view.summary;
       },
+      // The board draws the moment the history bar shows: the present, or an earlier one.
       get state() {
-        return view.state;
+        return (view.history && view.history.shown()) || view.state;
       },
       get entries() {
         return view.entryList();
@@ -413,6 +415,8 @@ export class GameView {
     }
     if (!this.renderer) {
       this.renderer = new (this.Renderer || GenericBoard)(this.context());
+      // Every game steps through its past moments here, but one with a history of its own.
+      if (!this.renderer.phaseAt) this.history = new HistoryBar(this);
       this.chat = new ChatPanel(this.context());
       this.buildShell();
     }
@@ -458,6 +462,7 @@ export class GameView {
       this.talkEl,
       this.waitEl,
       this.attention.element(),
+      this.history ? this.history.element() : null,
       h("div", { class: "game-layout" }, this.boardEl, h("aside", { class: "side" }, this.tabBar, this.tabBody)),
       this.overEl,
     );
@@ -481,9 +486,14 @@ export class GameView {
       this.render();
       return;
     }
+    if (this.history) this.history.draw();
     this.renderer.update(kind);
     // Which state the board shows: scripts and tests wait on it before acting on a drawing.
-    if (this.boardEl && this.state) this.boardEl.dataset.stateId = String(this.state.state_id);
+    const shown = (this.history && this.history.shown()) || this.state;
+    if (this.boardEl && shown) {
+      this.boardEl.dataset.stateId = String(shown.state_id);
+      this.boardEl.dataset.past = String(shown !== this.state);
+    }
     this.chat.update();
     this.showHeader();
     this.showBanners();
@@ -676,6 +686,10 @@ export class GameView {
     this.waitEl.hidden = !waiting.length;
     if (!waiting.length) return;
     const me = this.mySeat();
+    // Redrawn only when it changes: a status region is read out again on every change.
+    const key = JSON.stringify([waiting, done, me, this.summary.seats && this.summary.seats.map((s) => s.name)]);
+    if (key === this.waitKey) return;
+    this.waitKey = key;
     const others = waiting.filter((s) => s !== me).map((s) => this.seatName(s));
     const all = waiting.length + done.length;
     const count = all > 1 ? ` (${done.length} of ${all} done)` : "";
@@ -719,10 +733,30 @@ export class GameView {
     );
   }
 
+  /** The record length when this browser last showed the game (kept per game), read once. */
+  lastVisit() {
+    if (this.visitSeen === undefined) {
+      const key = `parley.${session.user ? session.user.username : "?"}.${this.gameId}.seen`;
+      const stored = Number(localStorage.getItem(key));
+      this.visitSeen = Number.isFinite(stored) && localStorage.getItem(key) !== null ? stored : null;
+      this.visitKey = key;
+    }
+    return this.visitSeen;
+  }
+
   showLog() {
     const items = [];
+    const seen = this.lastVisit();
+    const upto = this.lastSeq();
+    if (upto > 0) localStorage.setItem(this.visitKey, String(upto));
+    let marked = false;
     for (const entry of this.entryList()) {
       if (entry.type === "press") continue;
+      // "Since your last visit": above it (the list is newest first) what is new.
+      if (seen !== null && !marked && entry.seq >= seen) {
+        marked = true;
+        if (items.length) items.push(h("li", { class: "since-visit", id: "since-last-visit" }, "▲ New since your last visit"));
+      }
       const who = entry.seat === null || entry.seat === undefined ? "" : this.seatLabel(entry.seat);
       let text;
       if (entry.type === "action") {
