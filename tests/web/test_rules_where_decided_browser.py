@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from tests.games.campus.helpers import position
+from tests.web.axe import assert_accessible
 from tests.web.conftest import People
 from tests.web.pages import mount_harness
+from tests.web.tables import account, open_as
 from tests.web.test_campus_board_browser import HARNESS, board_data
 
 from parley.games.campus import RULES
@@ -53,3 +55,42 @@ def test_campus_shows_the_odds_of_each_attack_before_it_is_made(
     options = page.eval_on_selector_all("#cc-step-list option", "els => els.map(e => e.text)")
     assert any(f"{odds['B1', 'C2']['percent']}% to win" in t for t in options)
     page.screenshot(path=str(screenshots / "campus-odds.png"))
+
+
+def test_illuminati_choice_shows_every_power_and_goal_whole(
+    people: People, screenshots: Path
+) -> None:
+    server = people.server
+    host, watcher = account(server, "choose_"), account(server, "choose_watch_")
+    body = {
+        "game": "illuminati",
+        "name": "Choosing",
+        "period_seconds": 3600,
+        "seed": 4,
+        "options": {"illuminati": "choose"},
+        "seats": 3,
+    }
+    game_id = server.api("POST", "/api/games", host.token, json=body)["id"]
+    server.api("POST", f"/api/games/{game_id}/join", watcher.token, json={"role": "spectator"})
+    server.api("POST", f"/api/games/{game_id}/start", host.token, json={"fill_with": "heuristic"})
+    for width, height in ((1366, 900), (390, 844)):
+        page = open_as(people, host, f"/#/game/{game_id}", width, height)
+        expect(page.locator("#il-choose .il-choice").first).to_be_visible()
+        view = server.api("GET", f"/api/games/{game_id}/state", host.token)["observation"]["view"]
+        offered = view["available_illuminati"]
+        assert offered and all(c["goal"] and c["ability"] for c in offered)
+        expect(page.locator("#il-choose .il-choice")).to_have_count(len(offered))
+        for card in offered:
+            choice = page.locator(f'#il-choose .il-choice[data-card="{card["name"]}"]')
+            expect(choice.locator(".il-ability")).to_have_text(card["ability"])
+            expect(choice.locator(".il-goal")).to_have_text(f"Goal: {card['goal']}")
+            # Whole, not cut short: nothing of the texts is clipped by its box.
+            clipped = choice.evaluate(
+                "b => [...b.querySelectorAll('.il-ability, .il-goal')]"
+                ".some(e => e.scrollHeight > e.clientHeight + 1)"
+                " || b.scrollHeight > b.clientHeight + 1"
+            )
+            assert not clipped, card["name"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert_accessible(page, f"Illuminati's choice at {width} px")
+        page.screenshot(path=str(screenshots / f"illuminati-choice-{width}.png"), full_page=True)

@@ -227,7 +227,10 @@ def observe(state: IlluminatiState, viewer: Viewer) -> dict[str, JSON]:
         "notes": list(me.notes) if me is not None else [],
         "winners": list(state.winners),
         "reason": state.reason or None,
-        "available_illuminati": [card_json(state, c.name) for c in engine.untaken_illuminati(state)]
+        # each with its special goal, to be read before it is chosen (the cards are public)
+        "available_illuminati": [
+            {**card_json(state, c.name), "goal": c.goal} for c in engine.untaken_illuminati(state)
+        ]
         if state.phase.value == "choose"
         else [],
         "attack_odds": attack_odds(state, viewer),
