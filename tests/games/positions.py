@@ -53,3 +53,28 @@ def check_round_trip(rules: Rules[Any, Any], seed: int, plies: int) -> None:
     # The record of a match from a position starts with it and replays from it.
     again = replay(rules, json.loads(json.dumps(twin.to_json())))
     assert rules.write_position(again.state) == rules.write_position(twin.state), seed
+
+
+def doc_example(game: str) -> dict[str, Any]:
+    """The position shown in docs/<game>.md's "Positions" section."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / f"{game}.md").read_text("utf-8")
+    section = text.split("\n## Positions\n", 1)[1]
+    block = section.split("```json\n", 1)[1].split("\n```", 1)[0]
+    data: dict[str, Any] = json.loads(block)
+    return data
+
+
+def check_doc_example(rules: Rules[Any, Any]) -> None:
+    """The doc's example reads, writes back the same, and a match starts from it."""
+    example = doc_example(rules.spec.name)
+    state = rules.read_position(example)
+    assert rules.write_position(rules.read_position(rules.write_position(state))) == (
+        rules.write_position(state)
+    )
+    # Every field the example shows is one the game writes (nothing stale in the doc).
+    written = rules.write_position(state)
+    assert set(example) <= set(written), set(example) - set(written)
+    match = Match.from_position(rules, example)
+    assert match.turn().owed, "the example is a position where someone has to decide"

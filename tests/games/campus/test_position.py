@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from tests.games.positions import check_round_trip, random_match
+from tests.games.positions import check_doc_example, check_round_trip, random_match
 
 from parley.games.campus import RULES
 from parley.kernel import BadPosition, Match
@@ -61,3 +61,7 @@ def test_a_position_is_the_whole_truth_the_views_stay_redacted() -> None:
     from parley.kernel import SPECTATOR
 
     assert where not in json.dumps(match.observe(SPECTATOR)["view"].get("pvc"))  # ...not the view
+
+
+def test_the_example_in_the_doc_is_a_position() -> None:
+    check_doc_example(RULES)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from tests.games.illuminati.helpers import build
-from tests.games.positions import check_round_trip, random_match
+from tests.games.positions import check_doc_example, check_round_trip, random_match
 
 from parley.games.illuminati import RULES
 from parley.kernel import SPECTATOR, BadPosition
@@ -76,3 +76,7 @@ def test_hands_and_deck_are_in_the_position_not_in_the_spectators_view() -> None
     assert position["deck"] == match.state.deck
     view = json.dumps(match.observe(SPECTATOR))
     assert json.dumps(position["deck"]) not in view
+
+
+def test_the_example_in_the_doc_is_a_position() -> None:
+    check_doc_example(RULES)

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from tests.games.positions import check_round_trip
+from tests.games.positions import check_doc_example, check_round_trip
 
 from parley.games.sucker import RULES
 from parley.games.sucker.position import position as build
@@ -43,3 +43,7 @@ def test_bad_positions_name_the_field(change: Any, words: str) -> None:
     with pytest.raises(BadPosition) as err:
         RULES.read_position(position)
     assert words in err.value.message
+
+
+def test_the_example_in_the_doc_is_a_position() -> None:
+    check_doc_example(RULES)
