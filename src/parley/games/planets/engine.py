@@ -7,7 +7,7 @@ run in `advance`, which stops at the next decision somebody owes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from parley.kernel import IllegalAction, InvalidAction, Rng
@@ -746,6 +746,7 @@ def _bombard(state: PlanetsState, seat: int, planet: str | None) -> None:
     hits = sum(1 for (_, need), roll in zip(dice, rolls, strict=True) if roll >= need)
     area = state.planets[planet].area
     target = next(s for s in area.seats() if s != seat and area.has(s, GROUND))
+    _fired(state, "bombardment", planet, seat, target, rolls, hits)
     log(
         state,
         "bombard",
@@ -887,12 +888,14 @@ def _space_round(state: PlanetsState, seat: int) -> None:
     space = state.space[state.active]
     enemy = fleet_owner(space, seat)
     if enemy is None or not ships_of(space, seat):
+        _combat_over(state, "space", state.active, lambda s: ships_of(space, s) > 0)
         for s in space.seats():
             _trim_capacity(state, state.active, s)
         state.stage = Stage.BOMBARD
         return
     ours, our_hits = _roll(state, space, seat, SHIPS)
     theirs, their_hits = _roll(state, space, enemy, SHIPS)
+    _combat_round(state, "space", state.active, seat, enemy, [ours, theirs], [our_hits, their_hits])
     log(
         state,
         "space",
@@ -906,6 +909,71 @@ def _space_round(state: PlanetsState, seat: int) -> None:
     )
     _queue(state, seat, state.active, their_hits)
     _queue(state, enemy, state.active, our_hits)
+
+
+def _combat_round(
+    state: PlanetsState,
+    kind: str,
+    where: str,
+    attacker: int,
+    defender: int,
+    rolls: list[list[int]],
+    hits: list[int],
+) -> None:
+    """Keep a round of combat as data: a new combat, or the next round of the one going on."""
+    last = state.last_combat
+    if not _going(last, kind, where) or last is None:
+        last = {
+            "kind": kind,
+            "where": where,
+            "attacker": attacker,
+            "defender": defender,
+            "rounds": [],
+            "result": None,
+        }
+    state.last_combat = {**last, "rounds": [*last["rounds"], {"rolls": rolls, "hits": hits}]}
+
+
+def _going(last: dict[str, Any] | None, kind: str, where: str) -> bool:
+    """Whether `last` is a combat of `kind` at `where` still going on."""
+    return (
+        last is not None
+        and last["result"] is None
+        and (last["kind"], last["where"])
+        == (
+            kind,
+            where,
+        )
+    )
+
+
+def _combat_over(state: PlanetsState, kind: str, where: str, left: Callable[[int], bool]) -> None:
+    """The combat going on at `where` is over: who is left decides its result."""
+    last = state.last_combat
+    if last is None or not _going(last, kind, where):
+        return
+    attacker, defender = left(last["attacker"]), left(last["defender"])
+    if attacker and not defender:
+        result = "attacker_wins"
+    elif defender and not attacker:
+        result = "defender_wins"
+    else:
+        result = "both_destroyed"
+    state.last_combat = {**last, "result": result}
+
+
+def _fired(
+    state: PlanetsState, kind: str, where: str, seat: int, target: int, rolls: list[int], hits: int
+) -> None:
+    """A bombardment or space cannon fire, kept as the last combat: one volley."""
+    state.last_combat = {
+        "kind": kind,
+        "where": where,
+        "attacker": seat,
+        "defender": target,
+        "rounds": [{"rolls": [rolls, []], "hits": [hits, 0]}],
+        "result": "fired",
+    }
 
 
 def _trim_capacity(state: PlanetsState, sid: str, seat: int) -> None:
@@ -950,6 +1018,7 @@ def _cannon(state: PlanetsState, seat: int) -> None:
             continue
         rolls = [state.rng.randint(1, 10, label=f"space cannon by {who(other)}") for _ in dice]
         hits = sum(1 for need, roll in zip(dice, rolls, strict=True) if roll >= need)
+        _fired(state, "space_cannon", name, other, seat, rolls, hits)
         log(
             state,
             "cannon",
@@ -972,10 +1041,12 @@ def _ground_round(state: PlanetsState, seat: int) -> None:
     area = state.planets[name].area
     enemy = next((s for s in area.seats() if s != seat and area.has(s, GROUND)), None)
     if enemy is None or not area.has(seat, GROUND):
+        _combat_over(state, "ground", name, lambda s: area.has(s, GROUND))
         state.cursor += 1
         return
     ours, our_hits = _roll(state, area, seat, GROUND)
     theirs, their_hits = _roll(state, area, enemy, GROUND)
+    _combat_round(state, "ground", name, seat, enemy, [ours, theirs], [our_hits, their_hits])
     log(
         state,
         "ground",

@@ -165,6 +165,9 @@ class PlanetsState:
     # (seat, system) when the seat's last decision ended its tactical action with nothing
     # left to decide (no move, combat or production open); a late step is told why.
     ended: tuple[int, str] | None = None
+    # The last combat (space or ground, round by round; a bombardment or space cannon fire),
+    # kept until the next one; replaced whole, never changed in place.
+    last_combat: dict[str, Any] | None = None
 
     def clone(self) -> PlanetsState:
         """An independent copy; the galaxy is frozen data that every copy shares."""

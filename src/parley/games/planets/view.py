@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parley.kernel import JSON, Viewer
@@ -12,6 +12,7 @@ from .engine import (
     capacity_of,
     controlled,
     has_token,
+    hits_text,
     owner_of,
     planet_influence,
     planet_resources,
@@ -133,6 +134,7 @@ def observe(state: PlanetsState, viewer: Viewer) -> dict[str, JSON]:
         "step": step,
         "active": state.active,
         "hits": [{"seat": h.seat, "where": h.where, "count": h.count} for h in state.hits],
+        "last_combat": state.last_combat,
         "committed": list(state.committed),
         "explore_queue": list(state.explore_queue),
         "pool": state.pool,
@@ -253,6 +255,9 @@ def render(observation: Mapping[str, Any]) -> str:
     lines.append(
         "Exploration decks: " + ", ".join(f"{t} {d['left']} left" for t, d in decks.items())
     )
+    fight = view.get("last_combat")
+    if fight:
+        lines.append(combat_text(fight, colours))
     events = _get(view, "events", [])
     if events:
         lines.append("Lately:")
@@ -273,3 +278,35 @@ def render(observation: Mapping[str, Any]) -> str:
             now += f"; {colours[view['to_act']]} to act"
         lines.append(now)
     return "\n".join(lines)
+
+
+COMBAT_NAMES = {
+    "space": "space combat",
+    "ground": "ground combat",
+    "bombardment": "bombardment",
+    "space_cannon": "space cannon fire",
+}
+RESULTS = {
+    None: "going on",
+    "attacker_wins": "{a} wins",
+    "defender_wins": "{d} wins",
+    "both_destroyed": "both sides destroyed",
+    "fired": "fired",
+}
+
+
+def combat_text(fight: Mapping[str, Any], colours: Sequence[str]) -> str:
+    """The last combat in one line: where, who, each round's rolls and hits, the result."""
+    a, d = colours[fight["attacker"]], colours[fight["defender"]]
+    rounds = []
+    for i, r in enumerate(fight["rounds"], 1):
+        ours, theirs = r["rolls"]
+        text = f"round {i}: {a} {ours} ({hits_text(r['hits'][0])})"
+        if fight["kind"] in ("space", "ground"):
+            text += f", {d} {theirs} ({hits_text(r['hits'][1])})"
+        rounds.append(text)
+    result = RESULTS.get(fight["result"], str(fight["result"])).format(a=a, d=d)
+    return (
+        f"Last combat: {COMBAT_NAMES.get(fight['kind'], fight['kind'])} at {fight['where']}, "
+        f"{a} against {d}: {'; '.join(rounds)}; {result}"
+    )
