@@ -98,7 +98,7 @@ def test_after_the_fall_on_the_real_page(people: People, screenshots: Path) -> N
     expect(page.locator('#map [data-prov="POR"]')).to_have_attribute("data-owner", "FRANCE")
     expect(page.locator('#legend .power[data-power="FRANCE"]')).to_contain_text(name)
     expect(page.locator('#legend .power[data-power="FRANCE"] .power-count')).to_contain_text("+2")
-    expect(page).to_have_title(re.compile(r"^\(1\) Parley — orders due in 24 h$"))
+    expect(page).to_have_title(re.compile(r"^\(Your move\) Parley — orders due in 24 h$"))
     expect(page.locator("#back-banner")).to_have_count(0)  # no deadline was missed
     cut = page.eval_on_selector_all(
         "#legend .power-player",
