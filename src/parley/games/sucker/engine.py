@@ -306,6 +306,14 @@ def _play(state: SuckerState, seat: int, action: Play) -> None:
         state.phase = Phase.KILL
         state.capturer = chip
         state.captured = pile
+        state.last_capture = {
+            "pile": action.pile,
+            "chips": [label(c) for c in pile],
+            "played_by": label(seat),
+            "capturer": label(chip),
+            "killed": None,
+            "taken": [],
+        }
         state.holder = seat
         return
     if state.capture_rule is CaptureRule.DEAD_BOX:
@@ -356,6 +364,12 @@ def _kill_from_pile(state: SuckerState, seat: int, action: KillFromPile) -> None
     state.captured = ()
     state.capturer = -1
     state.stall = 0
+    if state.last_capture is not None:
+        state.last_capture = {
+            **state.last_capture,
+            "killed": label(chip),
+            "taken": [label(c) for c in rest],
+        }
     note(state, f"{_name(seat)} kills {label(chip)} and takes the rest")
     give_move(state, seat, state.holder)
 

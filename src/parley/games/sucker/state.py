@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from .actions import Promise
 
@@ -80,6 +81,9 @@ class SuckerState:
     applied: int = 0  # actions applied so far
     noted: int = 0  # public table events so far (recent holds the last few)
     latest_from: int = 0  # where the events of the latest action that caused any begin
+    # The last capture: who played onto which pile, who captured it, which chip was killed
+    # and what the capturer took; kept until the next capture, replaced whole.
+    last_capture: dict[str, Any] | None = None
 
     def clone(self) -> SuckerState:
         return SuckerState(
@@ -113,6 +117,7 @@ class SuckerState:
             applied=self.applied,
             noted=self.noted,
             latest_from=self.latest_from,
+            last_capture=last_capture(self),
         )
 
     # --- small questions the rules ask often ---------------------------------------
@@ -142,4 +147,12 @@ class SuckerState:
             return self.capturer
         if phase is Phase.RESCUE:
             return self.asked
+        return None
+
+
+def last_capture(state: SuckerState) -> dict[str, Any] | None:
+    """The last capture, or None (also for a state pickled before captures were kept)."""
+    try:
+        return state.last_capture
+    except AttributeError:
         return None

@@ -11,7 +11,7 @@ from .actions import Propose
 from .colours import label
 from .engine import STALL_LIMIT, move_bound
 from .notation import format_promise, format_proposal
-from .state import Bargain, Phase, SuckerState
+from .state import Bargain, Phase, SuckerState, last_capture
 
 
 def sees(bargain: Bargain, viewer: Viewer) -> bool:
@@ -96,6 +96,7 @@ def observe(state: SuckerState, viewer: Viewer) -> dict[str, JSON]:
             },
         },
     }
+    view["last_capture"] = last_capture(state)
     if phase is Phase.NEXT:
         view["choices"] = [label(s) for s in state.choices]
     elif phase is Phase.KILL:
@@ -210,6 +211,16 @@ def render(observation: Mapping[str, Any]) -> str:
         lines.append(f"  pile {pile.get('number')}: {' '.join(_get(pile, 'chips', []))}")
     dead = _get(view, "dead", {})
     lines.append(f"Dead box: {_hand_text(dead) if dead else 'empty'}")
+    capture = view.get("last_capture")
+    if capture:
+        text = (
+            f"Last capture: {_title(capture['played_by'])} played on pile {capture['pile']} "
+            f"({' '.join(capture['chips'])}) and {_title(capture['capturer'])} captured it"
+        )
+        if capture["killed"]:
+            taken = " ".join(capture["taken"]) or "nothing"
+            text += f", killed {capture['killed']} and took {taken}"
+        lines.append(text)
     recent = _get(view, "recent", [])
     if recent:
         lines.append("Lately:")
