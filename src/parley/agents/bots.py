@@ -57,9 +57,9 @@ def _heuristic(rules: Rules[Any, Any]) -> Bot:
     return make_heuristic(rules)
 
 
-def _negotiator(policy: str) -> BotFactory:
+def _negotiator(policy: str, naive: bool = False) -> BotFactory:
     def factory(rules: Rules[Any, Any]) -> Bot:
-        return make_negotiator(rules, policy)
+        return make_negotiator(rules, policy, naive)
 
     return factory
 
@@ -70,6 +70,9 @@ _FACTORIES: dict[str, BotFactory] = {
     "heuristic": _heuristic,
     "negotiator": _negotiator("honest"),  # makes deals in press and keeps them
     "opportunist": _negotiator("opportunist"),  # makes the same deals, then ignores them
+    # The same two, trusting everyone whatever they did (no consequences for broken deals).
+    "negotiator-naive": _negotiator("honest", naive=True),
+    "opportunist-naive": _negotiator("opportunist", naive=True),
 }
 
 
@@ -85,8 +88,8 @@ def bot_names(rules: Rules[Any, Any] | None = None) -> list[str]:
         if not has_heuristic(rules.spec.name):
             names.remove("heuristic")
         if not has_negotiator(rules.spec.name):
-            names.remove("negotiator")
-            names.remove("opportunist")
+            for name in ("negotiator", "opportunist", "negotiator-naive", "opportunist-naive"):
+                names.remove(name)
     return names
 
 

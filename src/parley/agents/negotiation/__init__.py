@@ -3,6 +3,8 @@
 A game's negotiators live in `parley.agents.negotiation.<game>` with `make(rules, policy)`
 and `promises(match) -> {"kept", "broken", "open"}`. Two policies: `honest` keeps every
 deal it made; `opportunist` makes the same deals and then plays as if it had made none.
+Both keep a ledger (`trust`) of who broke a promise and who never answers, and act on it;
+the `naive` variants keep the books but trust everyone, as a baseline.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ def has_negotiator(game: str) -> bool:
     return _module(game) is not None
 
 
-def make_negotiator(rules: Rules[Any, Any], policy: str = "honest") -> Bot:
-    """The game's negotiating bot with this policy; BadOptions when it has none."""
+def make_negotiator(rules: Rules[Any, Any], policy: str = "honest", naive: bool = False) -> Bot:
+    """The game's negotiating bot with this policy (`naive`: trusting everyone whatever
+    they did); BadOptions when the game has none."""
     if policy not in POLICIES:
         raise BadOptions(f"no policy {policy!r}; policies: {', '.join(POLICIES)}", text=policy)
     module = _module(rules.spec.name)
@@ -41,7 +44,7 @@ def make_negotiator(rules: Rules[Any, Any], policy: str = "honest") -> Bot:
         raise BadOptions(
             f"{rules.spec.title} has no negotiating bot yet; try 'heuristic'", text=policy
         )
-    bot: Bot = module.make(rules, policy)
+    bot: Bot = module.make(rules, policy, naive)
     return bot
 
 

@@ -8,6 +8,13 @@ anyone but the power with the most centres, and support requests from powers at 
 with it. The `honest` policy keeps every deal: orders that would break one are replaced by
 holds, and promised supports are given. The `opportunist` makes the same deals and then
 orders as the plain heuristic does.
+
+Each seat keeps a ledger (`trust.Ledger`): at its first decision after an adjudication it
+looks at the board for breaches of its peace and zones (a partner's unit now where its own
+unit or centre was, or inside an agreed zone). A power that broke a deal is refused and
+never asked again, and the deals with it are void. A power that never answered is asked
+once; a proposal refused or unanswered is not repeated word for word. The `naive` variant
+(`negotiator-naive`, `opportunist-naive`) keeps the same books but trusts everyone.
 """
 
 from __future__ import annotations
@@ -24,14 +31,18 @@ from parley.kernel import Match, Rules
 
 from ..heuristics.diplomacy import DiplomacyHeuristic
 from ..protocol import Decision, Reply, Say
+from .trust import Ledger
 
 
 class DiplomacyNegotiator:
     talks = True
 
-    def __init__(self, rules: Rules[Any, Any], policy: str) -> None:
-        self.name = "negotiator" if policy == "honest" else "opportunist"
+    def __init__(self, rules: Rules[Any, Any], policy: str, naive: bool = False) -> None:
+        self.name = ("negotiator" if policy == "honest" else "opportunist") + (
+            "-naive" if naive else ""
+        )
         self.policy = policy
+        self.naive = naive
         self.heuristic = DiplomacyHeuristic(rules)
 
     def accepts_draw(self, decision: Decision) -> bool:
@@ -54,6 +65,51 @@ class _Seat:
         self.asked: dict[str, daide.Arrangement] = memory.setdefault("asked", {})
         self.promised: list[Order] = memory.setdefault("promised", [])
         self.memory = memory
+        self.ledger = Ledger(memory, trusting=bot.naive)
+
+    # --- keeping the books ---------------------------------------------------------------
+
+    def _audit(self, state: DiplomacyState, me: str) -> None:
+        """Once per adjudication: note the partners whose units broke a deal since this
+        seat last looked, then void every deal with a power it no longer trusts."""
+        if self.memory.get("audited_epoch") == state.epoch:
+            return
+        dip, position = state.map, state.position
+        seat = dip.power_index[me]
+        before: dict[str, Any] | None = self.memory.get("snapshot")
+        if before is not None:
+            mine = set(before["units"]) | set(before["centres"])
+            others: dict[int, int] = before["others"]
+            for parties, arr in self.deals:
+                if me not in parties:
+                    continue
+                for prov, unit in sorted(position.units.items()):
+                    who = dip.powers[unit.power]
+                    if who == me or who not in parties or others.get(prov) == unit.power:
+                        continue  # only a unit that arrived since this seat last looked
+                    code = dip.provinces[prov].code
+                    if prov in mine and _peace_with(arr, who):
+                        why = f"moved into {code}, held by {me}"
+                    elif code in _zones(arr, who):
+                        why = f"moved into {code}, agreed empty"
+                    else:
+                        continue
+                    key = f"{who}:{code}:{state.epoch}"
+                    if key not in self.memory.setdefault("breaches_seen", set()):
+                        self.memory["breaches_seen"].add(key)
+                        self.ledger.broke(who, why, str(position.phase))
+        self.memory["snapshot"] = {
+            "units": [p for p, u in position.units.items() if u.power == seat],
+            "centres": [p for p, owner in position.owner.items() if owner == seat],
+            "others": {p: u.power for p, u in position.units.items() if u.power != seat},
+        }
+        self.memory["audited_epoch"] = state.epoch
+        betrayers = self.ledger.betrayers()
+        if betrayers:
+            self.deals[:] = [(ps, a) for ps, a in self.deals if not (ps & betrayers)]
+            for key, arr in list(self.asked.items()):
+                if isinstance(arr, daide.Do) and arr.power in betrayers:
+                    del self.asked[key]
 
     # --- reading press -------------------------------------------------------------------
 
@@ -65,9 +121,12 @@ class _Seat:
             if entry.get("type") != "press" or entry.get("seat") is None:
                 continue
             sender = powers[int(entry["seat"])]
+            self.ledger.heard(sender)
             press, _ = daide.parse_message(str(entry["text"]), powers)
             if isinstance(press, daide.Propose):
-                accept = self._acceptable(press.arrangement, me, sender, leader, state)
+                accept = self.ledger.trusted(sender) and self._acceptable(
+                    press.arrangement, me, sender, leader, state
+                )
                 token = "YES" if accept else "REJ"
                 replies.append(
                     Say(daide.format_press(daide.Reply(token, press)), (int(entry["seat"]),))
@@ -76,7 +135,8 @@ class _Seat:
                     self._agree(press.arrangement, {me, sender})
             elif isinstance(press, daide.Reply) and isinstance(press.press, daide.Propose):
                 key = daide.format_arrangement(press.press.arrangement)
-                if press.token == "YES" and key in self.asked:
+                self.ledger.answered_offer(sender, key, press.token == "YES")
+                if press.token == "YES" and key in self.asked and self.ledger.trusted(sender):
                     self._agree(self.asked.pop(key), {me, sender})
         return replies
 
@@ -172,7 +232,11 @@ class _Seat:
             if zone:
                 parts.append(daide.Dmz(pair, zone))
             arr: daide.Arrangement = parts[0] if len(parts) == 1 else daide.And(tuple(parts))
-            self.asked[daide.format_arrangement(arr)] = arr
+            key = daide.format_arrangement(arr)
+            if not self.ledger.worth_asking(name, key):
+                continue  # broke its word, never answers, or refused this very offer
+            self.ledger.offered(name, key)
+            self.asked[key] = arr
             out.append(Say(daide.format_press(daide.Propose(arr)), (other,)))
         return out
 
@@ -202,7 +266,11 @@ class _Seat:
                     kind, dip.locations[unit.loc].code, order.unit, order.loc, order.dst
                 )
                 ask = daide.Do(dip.powers[unit.power], support, me)
-                self.asked[daide.format_arrangement(ask)] = ask
+                key = daide.format_arrangement(ask)
+                if not self.ledger.worth_asking(dip.powers[unit.power], key):
+                    continue
+                self.ledger.offered(dip.powers[unit.power], key)
+                self.asked[key] = ask
                 out.append(Say(daide.format_press(daide.Propose(ask)), (unit.power,)))
                 break
         return out
@@ -228,6 +296,7 @@ class _Seat:
             centres[owner] = centres.get(owner, 0) + 1
         rivals = {p: n for p, n in centres.items() if p != decision.seat}
         leader = dip.powers[max(rivals, key=lambda p: rivals[p])] if rivals else None
+        self._audit(state, me)
         press = self._read(decision, me, leader) if decision.press else []
         kind = state.position.phase.kind
         if (
@@ -264,8 +333,26 @@ class _Seat:
         return OrderSet(tuple(kept))
 
 
-def make(rules: Rules[Any, Any], policy: str) -> DiplomacyNegotiator:
-    return DiplomacyNegotiator(rules, policy)
+def _peace_with(arr: daide.Arrangement, power: str) -> bool:
+    """Whether `arr` holds a peace (or alliance) that binds `power`."""
+    if isinstance(arr, daide.And):
+        return any(_peace_with(part, power) for part in arr.parts)
+    if isinstance(arr, daide.Peace):
+        return power in arr.powers
+    return isinstance(arr, daide.Alliance) and power in arr.allies
+
+
+def _zones(arr: daide.Arrangement, power: str) -> set[str]:
+    """The provinces `power` agreed to keep out of in `arr`."""
+    if isinstance(arr, daide.And):
+        return {code for part in arr.parts for code in _zones(part, power)}
+    if isinstance(arr, daide.Dmz) and power in arr.powers:
+        return set(arr.provinces)
+    return set()
+
+
+def make(rules: Rules[Any, Any], policy: str, naive: bool = False) -> DiplomacyNegotiator:
+    return DiplomacyNegotiator(rules, policy, naive)
 
 
 def promises(match: Match[Any, Any]) -> dict[str, int]:
