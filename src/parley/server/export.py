@@ -31,7 +31,7 @@ def records_in_database(
     wanted = ["finished"] if finished_only else ["active", "finished", "closed"]
     listing = (
         select(Game.id, Game.created_at, Game.game, Game.options)
-        .add_columns(Game.players, Game.seed, Game.seed_source, Game.outcome)
+        .add_columns(Game.players, Game.seed, Game.seed_source, Game.outcome, Game.position)
         .where(Game.status.in_(wanted), Game.started_at.is_not(None))
         .order_by(Game.created_at, Game.id)
         .limit(page)
@@ -61,6 +61,7 @@ def records_in_database(
                         "players": list(row.players),
                         "seed": row.seed,
                         "seed_source": row.seed_source,  # None: from before it was kept
+                        **({"position": row.position} if row.position is not None else {}),
                         "entries": [
                             json.loads(data)
                             for data in conn.scalars(entries.where(Entry.game_id == game_id))

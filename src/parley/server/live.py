@@ -418,7 +418,7 @@ class Tables:
         if snap is not None:
             match = load_snapshot(snap[1], rules, snap[0])
         if match is None:
-            match = new_match(rules, row.players, row.options, row.seed)
+            match = new_match(rules, row.players, row.options, row.seed, row.position)
         catch_up(match, store.entries(s, row.id, since=match.seq, until=end))
         return match
 

@@ -89,12 +89,23 @@ class Lobby:
     def create(self, user: UserRecord, req: CreateGame) -> GameOut:
         rules = games.find(req.game)
         spec = rules.spec
-        seats = req.seats or spec.default_seats or spec.min_seats
+        position: dict[str, Any] | None = None
+        if req.position is not None:
+            # The position gives the seats and the options; it is kept as the game writes it.
+            start = Match.from_position(rules, req.position)
+            if req.seats is not None and req.seats != start.seats:
+                raise BadOptions(f"the position has {start.seats} seats, not {req.seats}")
+            if req.options:
+                raise BadOptions("a position carries its options: leave out 'options'")
+            seats, options, position = start.seats, dict(start.options), start.position
+        else:
+            seats = req.seats or spec.default_seats or spec.min_seats
+            options = spec.resolve_options(req.options)
         spec.check_seats(seats)
-        options = spec.resolve_options(req.options)
         check_no_files(options)
         check_bot(req.takeover_bot)
-        Match(rules, seats, options, seed=0)  # refuse option sets the game cannot start with
+        if position is None:
+            Match(rules, seats, options, seed=0)  # refuse option sets the game cannot start with
         seed, seed_source = game_seed(req.seed, as_given=self.fixed_seeds)
         now = self.clock.now()
         record = GameRecord(
@@ -112,6 +123,7 @@ class Lobby:
             status=GameStatus.LOBBY,
             seed=seed,
             seed_source=seed_source,
+            position=position,
             players=(),
             seq=0,
             version=1,
@@ -375,7 +387,7 @@ class Lobby:
                 else:
                     names[seat] = member.username
                 txn.update_member(member, seat=seat)
-            txn.live.match = new_match(txn.live.rules, names, row.options, row.seed)
+            txn.live.match = new_match(txn.live.rules, names, row.options, row.seed, row.position)
             txn.set_game(status=GameStatus.ACTIVE, players=names, started_at=txn.now)
             txn.restart_clock = True
             # The seed stays in the game's row (and the archive after the end): shown now,

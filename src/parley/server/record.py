@@ -102,6 +102,13 @@ def seat_draw(seed: int, count: int) -> list[int]:
 
 
 def new_match(
-    rules: Rules[Any, Any], players: Sequence[str], options: Mapping[str, Any], seed: int
+    rules: Rules[Any, Any],
+    players: Sequence[str],
+    options: Mapping[str, Any],
+    seed: int,
+    position: Mapping[str, Any] | None = None,
 ) -> Match[Any, Any]:
+    """A game's match at its start: its set-up, or the position it was created with."""
+    if position is not None:
+        return Match.from_position(rules, position, list(players))
     return Match(rules, list(players), dict(options), seed)

@@ -98,6 +98,13 @@ class CreateGame(Strict):
         description="negotiation rounds before each step in which every surviving seat "
         "decides (Diplomacy's movement phases): press only, then the actions",
     )
+    position: dict[str, Any] | None = Field(
+        default=None,
+        description="start from this position (the game's position format, see "
+        "`parley position`) instead of the game's set-up; it gives the seats and options, "
+        "hidden parts included, so the host knows them and the game says it starts from "
+        "a position",
+    )
     replacements: Replacements = Field(
         default=Replacements.HOST,
         description="who opens a seat held by a bot or in civil disorder to a newcomer: "
@@ -247,6 +254,11 @@ class GameOut(BaseModel):
         "with a secret of the server (nobody can foresee a draw); `host-fixed`, the host's "
         "choice as given, on a server set up for fixed seeds (the host can know every hidden "
         "draw); null for games from before it was kept",
+    )
+    from_position: bool = Field(
+        default=False,
+        description="the game starts from a position its host gave (the host knows it whole, "
+        "hidden parts included), not from the game's set-up",
     )
     negotiation: NegotiationOut | None = None
     created_at: float

@@ -238,6 +238,7 @@ def _game(row: Game) -> GameRecord:
         talk_state=row.talk_state,
         talk_round=row.talk_round,
         seed_source=SeedSource(row.seed_source) if row.seed_source is not None else None,
+        position=row.position,
     )
 
 
@@ -290,6 +291,7 @@ def insert_game(s: Session, game: GameRecord) -> None:
             talk_state=game.talk_state,
             talk_round=game.talk_round,
             seed_source=game.seed_source.value if game.seed_source is not None else None,
+            position=game.position,
         )
     )
     s.flush()

@@ -259,6 +259,7 @@ def game_out(live: LiveGame, now: float, user: UserRecord | None = None) -> Game
         bot_after=row.bot_after,
         replacements=row.replacements,
         seed_source=row.seed_source,
+        from_position=row.position is not None,
         negotiation=negotiation_out(live),
         created_at=row.created_at,
         started_at=row.started_at,
@@ -369,6 +370,8 @@ def record_for(live: LiveGame, viewer: Viewer, hide_before: int = 0) -> dict[str
         return {**archive, "server": meta}
     record = match.to_json()
     record.pop("seed", None)  # the seed would let anyone rerun the game's hidden chance
+    record.pop("position", None)  # a position is the whole truth, hidden parts included
+    record.pop("chance", None)
     record["entries"] = history_for(match, viewer, 0, hide_before, live.said_at)
     record["viewer"] = viewer.to_json()
     record["server"] = meta

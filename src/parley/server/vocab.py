@@ -117,6 +117,7 @@ class GameRecord:
     talk_state: int = -1  # the step whose rounds were opened
     talk_round: int = 0  # the round on at `talk_state` (past talk_rounds: orders are open)
     seed_source: SeedSource | None = None  # None: a game from before it was recorded
+    position: dict[str, Any] | None = None  # where the game starts; None: the set-up
 
     @property
     def talking(self) -> int:

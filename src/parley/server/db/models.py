@@ -81,6 +81,8 @@ class Game(Base):
     ended_at: Mapped[float | None] = mapped_column(Double)
     # Where `seed` came from (vocab.SeedSource); NULL for games from before it was kept.
     seed_source: Mapped[str | None] = mapped_column(String(16))
+    # The position a game started from (the game's position format); NULL: its set-up.
+    position: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class Member(Base):
@@ -312,3 +314,34 @@ class Outbox(Base):
     last_error: Mapped[str | None] = mapped_column(String(500))
     created_at: Mapped[float] = mapped_column(Double)
     sent_at: Mapped[float | None] = mapped_column(Double)
+
+
+# --- memory per seat (`parley.server.memory`) ---------------------------------------------
+
+
+class SeatDiary(Base):
+    """One entry of the diary a player keeps for its seat (shown in its later decisions)."""
+
+    __tablename__ = "seat_diary"
+    __table_args__ = (Index("ix_seat_diary_game_seat", "game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    state_id: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Double)
+    text: Mapped[str] = mapped_column(Text)
+
+
+class BotMemory(Base):
+    """What a bot seat keeps between decisions (the parts its bot names), as JSON."""
+
+    __tablename__ = "bot_memory"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    bot: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    updated_at: Mapped[float] = mapped_column(Double)
