@@ -117,3 +117,20 @@ def test_no_reply_shows_another_players_face_down_card(live: LiveServer, users: 
     # the options of the player to act name only its own cards
     options = json.dumps(seats[0].get(f"/api/games/{gid}/options"))
     assert "Assassination" not in options
+
+
+def test_refusals_over_http_carry_their_reason(live: LiveServer, users: Users) -> None:
+    """The error JSON passes on the refusal's reason tag, and an out-of-turn refusal says
+    who is to act."""
+    gid, seats, _ = opening(users)
+    path = f"/api/games/{gid}/actions"
+    view = seats[0].get(f"/api/games/{gid}/state")["observation"]["view"]
+    over = view["players"][0]["treasury"] + 1
+    poor = seats[0].post(path, {"action": f"pay {over} to Player 2"}, expect=422)
+    assert poor["error"] == "illegal" and poor["reason"] == "not_enough_money"
+    assert f"not {over}" in poor["message"]
+    idle = seats[1].post(path, {"action": "pass"}, expect=409)
+    assert idle["error"] == "out_of_turn" and idle["reason"] == "not_your_turn"
+    assert "Player 1 to act" in idle["message"]
+    odd = seats[0].post(path, {"action": "\u0440ass"}, expect=400)
+    assert "reason" not in odd  # not understood: no rule was asked
