@@ -84,3 +84,14 @@ def test_a_bad_position_or_a_clash_with_it_is_refused(services: Services) -> Non
         services.lobby.create(
             amy, CreateGame(game="campus", options={"max_level": 3}, position=a_position())
         )
+
+
+def test_a_position_naming_a_file_is_refused_before_it_is_read(services: Services) -> None:
+    from parley.games.planets import RULES as PLANETS
+    from parley.server.errors import BadRequest
+
+    amy, _ = services.accounts.register("amy", None)
+    position = PLANETS.write_position(Match(PLANETS, 3, seed=1).state)
+    position["options"]["galaxy"] = "/etc/hostname"
+    with pytest.raises(BadRequest, match="built-in maps and galaxies by name"):
+        services.lobby.create(amy, CreateGame(game="planets", position=position))

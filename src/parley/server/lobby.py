@@ -92,6 +92,9 @@ class Lobby:
         position: dict[str, Any] | None = None
         if req.position is not None:
             # The position gives the seats and the options; it is kept as the game writes it.
+            # Its options are checked before it is read: reading loads the map it names.
+            given = req.position.get("options", {})
+            check_no_files(given if isinstance(given, Mapping) else {})
             start = Match.from_position(rules, req.position)
             if req.seats is not None and req.seats != start.seats:
                 raise BadOptions(f"the position has {start.seats} seats, not {req.seats}")
