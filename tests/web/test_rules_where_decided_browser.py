@@ -94,3 +94,34 @@ def test_illuminati_choice_shows_every_power_and_goal_whole(
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert_accessible(page, f"Illuminati's choice at {width} px")
         page.screenshot(path=str(screenshots / f"illuminati-choice-{width}.png"), full_page=True)
+
+
+def test_the_create_form_names_every_option_its_help_and_choices_in_words(
+    people: People, screenshots: Path
+) -> None:
+    server = people.server
+    catalogue = server.api("GET", "/api/game-types")["games"]
+    me = account(server, "create_")
+    page = open_as(people, me, "/", 1366, 900)
+    expect(page.locator("#create-card form")).to_be_visible()
+    for game in catalogue:
+        page.select_option("#create-type", game["name"])
+        for opt in game["options"]:
+            field = f"#create-opt-{opt['name']}"
+            expect(page.locator(field)).to_be_visible()
+            assert opt["label"] and "_" not in opt["label"]
+            label = page.locator(f'label:has({field}), label[for="create-opt-{opt["name"]}"]')
+            expect(label).to_contain_text(opt["label"])
+            help_text = page.locator(f"#create-opt-{opt['name']}-help").inner_text()
+            assert help_text.lower().startswith(opt["help"][:20].lower()), help_text
+            listed = opt.get("choices") or opt.get("offered")
+            if listed:
+                # A list of words, never a free-text box (maps and galaxies by name).
+                assert page.eval_on_selector(field, "e => e.tagName") == "SELECT"
+                shown = page.eval_on_selector_all(
+                    f"{field} option", "els => els.map(e => [e.value, e.textContent])"
+                )
+                assert shown == [[str(v), opt["choice_labels"][str(v)]] for v in listed]
+        words = page.locator("#create-card form").inner_text()
+        assert not [w for w in words.split() if "_" in w], words
+        page.screenshot(path=str(screenshots / f"create-{game['name']}.png"), full_page=True)

@@ -13,7 +13,13 @@ OptionValue = bool | int | str
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One option of a game; its type is the type of its default."""
+    """One option of a game; its type is the type of its default.
+
+    `label` names it in a few words and `help` says in one line what it does, for every form
+    and client alike. `offered` lists the values a form names when the option is open to
+    others too (a map or galaxy the server was given, a file from the command line).
+    `choice_labels` says each of `choices` (or of `offered`) in words, in the same order.
+    """
 
     name: str
     default: OptionValue
@@ -21,6 +27,19 @@ class OptionSpec:
     choices: tuple[OptionValue, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    label: str = ""
+    choice_labels: tuple[str, ...] = ()
+    offered: tuple[OptionValue, ...] = ()
+
+    def __post_init__(self) -> None:
+        listed = self.choices or self.offered
+        if self.choice_labels and len(self.choice_labels) != len(listed):
+            raise ValueError(f"option {self.name!r}: one label for each of {listed!r}")
+
+    @property
+    def title(self) -> str:
+        """The label, or the name in words when the game gave none."""
+        return self.label or self.name.replace("_", " ").capitalize()
 
     def coerce(self, value: Any) -> OptionValue:
         """The value as this option's type, or BadOptions naming the option and the value."""
@@ -53,9 +72,17 @@ class OptionSpec:
             "type": type(self.default).__name__,
             "default": self.default,
             "help": self.help,
+            "label": self.title,
         }
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.offered:
+            out["offered"] = list(self.offered)
+        if self.choice_labels:
+            listed = self.choices or self.offered
+            out["choice_labels"] = {
+                str(value): text for value, text in zip(listed, self.choice_labels, strict=True)
+            }
         if self.minimum is not None:
             out["minimum"] = self.minimum
         if self.maximum is not None:

@@ -54,7 +54,12 @@ class CampusRules(Rules[CampusState, Action]):
         aliases=("campus-conquest", "conquest", "pvc"),
         options=(
             OptionSpec(
-                "map", "campus", "'campus' (the built-in map) or a map this server was given"
+                "map",
+                "campus",
+                "the campus to play on",
+                label="Map",
+                offered=("campus",),
+                choice_labels=("Fernbrook campus (the built-in map)",),
             ),
             OptionSpec(
                 "landmark_bonus",
@@ -62,6 +67,7 @@ class CampusRules(Rules[CampusState, Action]):
                 "attack or defence bonus of a held landmark",
                 minimum=0,
                 maximum=10,
+                label="Landmark bonus",
             ),
             OptionSpec(
                 "pvc_bonus",
@@ -69,6 +75,7 @@ class CampusRules(Rules[CampusState, Action]):
                 "attack and defence bonus for the PVC's capturer and for the minigame winner",
                 minimum=0,
                 maximum=10,
+                label="Pro-Vice-Chancellor bonus",
             ),
             OptionSpec(
                 "pvc_bonus_same",
@@ -76,6 +83,7 @@ class CampusRules(Rules[CampusState, Action]):
                 "the improved bonus when the capturer also wins the minigame",
                 minimum=0,
                 maximum=20,
+                label="Bonus for capturing and winning",
             ),
             OptionSpec(
                 "reveal_cycles",
@@ -83,14 +91,23 @@ class CampusRules(Rules[CampusState, Action]):
                 "the PVC is revealed after more than this many full turn cycles without a capture",
                 minimum=0,
                 maximum=100,
+                label="Rounds before the PVC is revealed",
             ),
-            OptionSpec("max_level", 5, "the highest unit level", minimum=1, maximum=20),
+            OptionSpec(
+                "max_level",
+                5,
+                "the highest unit level",
+                minimum=1,
+                maximum=20,
+                label="Highest unit level",
+            ),
             OptionSpec(
                 "round_limit",
                 ROUND_LIMIT,
                 "rounds after which the most sectors win",
                 minimum=1,
                 maximum=1000,
+                label="Rounds",
             ),
         ),
         # Each player-turn takes at most two steps and one minigame (one pick per seat).

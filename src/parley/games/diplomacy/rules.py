@@ -11,6 +11,7 @@ its own (the JSON interface, the DATC) reports such an order and lets the unit h
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,9 +93,32 @@ class DiplomacyState:
     legal_cache: tuple[int, dict[int, dict[str, list[Order]]], dict[int, list[Order]]] | None = None
 
 
+def _shipped_maps() -> dict[str, str]:
+    """The maps shipped in `data/`, by name, with their titles (a map file names its powers;
+    the other data files there, such as refusals.toml, are not maps)."""
+    maps: dict[str, str] = {}
+    for path in sorted(DATA_DIR.glob("*.toml")):
+        with path.open("rb") as f:
+            doc = tomllib.load(f)
+        if "powers" in doc:
+            maps[path.stem] = str(doc.get("title", path.stem))
+    return maps
+
+
 def _map_choices() -> tuple[str, ...]:
     """The maps shipped in `data/`: the `map` option's choices."""
-    return tuple(sorted(path.stem for path in DATA_DIR.glob("*.toml")))
+    return tuple(_shipped_maps())
+
+
+def _map_titles() -> tuple[str, ...]:
+    """Each shipped map's title, in the order of `_map_choices`."""
+    return tuple(_shipped_maps().values())
+
+
+_DISORDER = {
+    CivilDisorderRule.SEED: "Farthest from home first (the seed)",
+    CivilDisorderRule.Y2023: "As the 2023 rulebook says (DATC 6.J)",
+}
 
 
 class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
@@ -113,13 +137,21 @@ class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
         hidden_information=True,
         aliases=("dip",),
         options=(
-            OptionSpec("map", "standard", "the map to play on", choices=_map_choices()),
+            OptionSpec(
+                "map",
+                "standard",
+                "the map to play on",
+                choices=_map_choices(),
+                label="Map",
+                choice_labels=_map_titles(),
+            ),
             OptionSpec(
                 "civil_disorder",
                 CivilDisorderRule.SEED.value,
-                "which units go when disbands are not ordered: 'seed' (farthest from home "
-                "first) or '2023' (the 2023 rulebook, as in DATC 6.J)",
+                "which units go when a power owes disbands it did not order",
                 choices=tuple(r.value for r in CivilDisorderRule),
+                label="Unordered disbands",
+                choice_labels=tuple(_DISORDER[r] for r in CivilDisorderRule),
             ),
             OptionSpec(
                 "year_limit",
@@ -127,6 +159,7 @@ class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
                 "0 for no limit; else the game is drawn when this year is over",
                 minimum=0,
                 maximum=9999,
+                label="Last year",
             ),
         ),
         composite_actions=True,

@@ -107,9 +107,13 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
             OptionSpec(
                 "illuminati",
                 "random",
-                "'random': dealt at random, as the seed's blind pick of a face-down card comes "
-                "to; 'choose': players take them face up in turn",
+                "how each player gets the Illuminati card that leads their conspiracy",
                 choices=("choose", "random"),
+                label="Illuminati cards",
+                choice_labels=(
+                    "Chosen face up, one player after another",
+                    "Dealt at random (the seed's blind pick comes to this)",
+                ),
             ),
             OptionSpec(
                 "rounds",
@@ -117,85 +121,115 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
                 "the game ends after this many rounds (0: no limit); most groups then wins",
                 minimum=0,
                 maximum=1000,
+                label="Rounds",
             ),
             OptionSpec(
                 "round_ends",
                 "first_player",
-                "'first_player': a round ends when play returns to the first player, so every "
-                "seat gets the same number of turns; 'player_1': when play passes Player 1 "
-                "(how games stored before this option counted)",
+                "when a round is over, for the round limit",
                 choices=("first_player", "player_1"),
+                label="A round ends",
+                choice_labels=(
+                    "When play returns to the first player: every seat gets as many turns",
+                    "When play passes Player 1 (as games stored before this option counted)",
+                ),
             ),
             OptionSpec(
                 "move_overflow",
                 "confirm",
-                "'confirm': a move that would lose cards shows them and asks; yes sends them to "
-                "the uncontrolled area, no leaves everything as it was (the seed); 'wait': the "
-                "move is made at once and what does not fit waits for room (how games stored "
-                "before this option were played)",
+                "what happens when moving a group would leave cards with no room",
                 choices=("confirm", "wait"),
+                label="A move that loses cards",
+                choice_labels=(
+                    "Shows the cards and asks; no leaves everything as it was (the seed)",
+                    "Is made at once; what does not fit waits for room (older games)",
+                ),
             ),
             OptionSpec(
                 "start_window",
                 30,
-                "seconds a server gives each player asked at the start of a turn (0: the game's "
-                "whole deadline); silence there is a pass, not a missed turn",
+                "time to answer at the start of a turn (0: the whole deadline); silence passes",
                 minimum=0,
                 maximum=86_400,
+                label="Start-of-turn window (seconds)",
             ),
-            OptionSpec("protection", True, "a target's distance from its Illuminati protects it"),
+            OptionSpec(
+                "protection",
+                True,
+                "a target's distance from its Illuminati protects it",
+                label="Distance protects",
+            ),
             OptionSpec(
                 "defender_money",
                 "seed",
-                "'seed': each MB the defender spends adds 2 to resistance; 'rulebook': 2 from "
-                "the defending group, 1 from its Illuminati",
+                "what a defender's spent megabucks add to resistance",
                 choices=("seed", "rulebook"),
+                label="Defender's money",
+                choice_labels=(
+                    "Each MB adds 2 (the seed)",
+                    "2 per MB from the defending group, 1 from its Illuminati (the rulebook)",
+                ),
             ),
             OptionSpec(
                 "illuminati_bonus",
                 "card",
-                "'card': an Illuminati's attack bonus counts when the Illuminati card attacks "
-                "(the seed); 'structure': on every attack of its power structure",
+                "when an Illuminati's attack bonus counts",
                 choices=("card", "structure"),
+                label="Illuminati's attack bonus",
+                choice_labels=(
+                    "When the Illuminati card itself attacks (the seed)",
+                    "On every attack of its power structure",
+                ),
             ),
             OptionSpec(
                 "survivalists",
                 "double",
-                "'double': the owner's other groups defend with double resistance (the seed); "
-                "'plus2': with +2",
+                "how the Survivalists strengthen their owner's other groups",
                 choices=("double", "plus2"),
+                label="Survivalists",
+                choice_labels=("Double resistance (the seed)", "+2 resistance"),
             ),
             OptionSpec(
                 "privilege_by",
                 "attacker",
-                "'attacker': only the attacker makes an attack privileged by discarding a "
-                "special card (the seed); 'anyone': any player may",
+                "who may make an attack privileged by discarding a special card",
                 choices=("attacker", "anyone"),
+                label="Privileged attacks by",
+                choice_labels=("The attacker only (the seed)", "Any player"),
             ),
             OptionSpec(
                 "lasers",
                 "switch",
-                "'switch': the Orbital Mind Control Lasers switch one alignment of another group "
-                "to another for the turn (the seed); 'add_remove_reverse': add, remove or "
-                "reverse one (the reference)",
+                "what the Orbital Mind Control Lasers do to another group's alignments",
                 choices=("switch", "add_remove_reverse"),
+                label="Orbital Mind Control Lasers",
+                choice_labels=(
+                    "Switch one alignment to another for the turn (the seed)",
+                    "Add, remove or reverse one (the reference)",
+                ),
             ),
             OptionSpec(
                 "destroyed_alone",
                 "center",
-                "'center': a destroyed group with no puppets returns to the uncontrolled area "
-                "(the seed's steps 128-130); 'dead': it goes to the dead pile like the others",
+                "where a destroyed group with no puppets goes",
                 choices=("center", "dead"),
+                label="A destroyed lone group",
+                choice_labels=(
+                    "Back to the uncontrolled area (the seed)",
+                    "To the dead pile, like the others",
+                ),
             ),
             OptionSpec(
                 "goals_count_illuminati",
                 False,
                 "the power, transferable power and money goals count the Illuminati card too",
+                label="Goals count the Illuminati card",
             ),
             OptionSpec(
                 "elimination",
                 True,
                 "a player controlling no group at the end of its third or later turn is out",
+                label="Elimination",
             ),
         ),
         test_options=(

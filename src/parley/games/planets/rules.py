@@ -69,19 +69,38 @@ class PlanetsRules(Rules[PlanetsState, Action]):
             OptionSpec(
                 "galaxy",
                 "auto",
-                "'auto' (trine for 3 players, sextant for 4-6), "
-                "'trine', 'sextant', or a path to a galaxy TOML file",
+                "the galaxy to play in (a server may also be given galaxy files)",
+                label="Galaxy",
+                offered=("auto", "trine", "sextant"),
+                choice_labels=(
+                    "By the number of players: the Trine for 3, the Sextant for 4–6",
+                    "The Trine (3 players)",
+                    "The Sextant (4–6 players)",
+                ),
             ),
-            OptionSpec("target", 6, "victory points that win at once", minimum=1, maximum=10),
+            OptionSpec(
+                "target",
+                6,
+                "victory points that win at once",
+                minimum=1,
+                maximum=10,
+                label="Points to win",
+            ),
             OptionSpec(
                 "rounds",
                 6,
                 "the round limit: after it the most points wins",
                 minimum=1,
                 maximum=MAX_ROUNDS,
+                label="Rounds",
             ),
             OptionSpec(
-                "tactics", 3, "command tokens each player gets every round", minimum=1, maximum=8
+                "tactics",
+                3,
+                "command tokens each player gets every round",
+                minimum=1,
+                maximum=8,
+                label="Command tokens a round",
             ),
         ),
         max_plies=20_000,

@@ -50,6 +50,12 @@ RANDOM_NOTES = (
 )
 
 
+_CAPTURE_WORDS = {
+    CaptureRule.DEAD_BOX: "The pile goes to the dead box",
+    CaptureRule.LEAVE: "The pile stays on the table",
+}
+
+
 class SuckerRules(Rules[SuckerState, Action]):
     """The 1964 rules with the choices documented in docs/sucker.md."""
 
@@ -69,18 +75,27 @@ class SuckerRules(Rules[SuckerState, Action]):
         aliases=("so-long-sucker", "solongsucker", "sls"),
         test_options=({"private_channels": True},),
         options=(
-            OptionSpec("chips", 7, "chips of each colour dealt to its player", choices=(3, 5, 7)),
+            OptionSpec(
+                "chips",
+                7,
+                "chips of each colour dealt to its player",
+                choices=(3, 5, 7),
+                label="Chips each",
+                choice_labels=("3 chips (a short game)", "5 chips", "7 chips (the original)"),
+            ),
             OptionSpec(
                 "defeated_capture",
                 CaptureRule.DEAD_BOX.value,
-                "a capture with a defeated player's colour: 'dead-box' sends the pile to the "
-                "dead box, 'leave' leaves it; the mover moves again either way",
+                "where a pile captured with a defeated player's colour goes; the mover moves again",
                 choices=tuple(rule.value for rule in CaptureRule),
+                label="Capture by a defeated colour",
+                choice_labels=tuple(_CAPTURE_WORDS[rule] for rule in CaptureRule),
             ),
             OptionSpec(
                 "private_channels",
                 False,
                 "allow private bargains, seen only by their parties (the original forbids them)",
+                label="Private bargains",
             ),
         ),
         anytime_actions=True,

@@ -450,25 +450,42 @@ function field(label, input, id) {
   return h("div", { class: "field" }, h("label", { for: id }, label), input);
 }
 
-/** A form field for one declared game option (from the game's option schema). */
+/**
+ * A form field for one declared game option, in the game's own words (its label, one line of
+ * help, each choice's label: the catalogue /api/game-types serves them to every client).
+ */
 function optionField(opt, inputs) {
   const id = `create-opt-${opt.name}`;
-  const label = opt.name.replace(/_/g, " ");
+  const helpId = `${id}-help`;
+  const label = opt.label || opt.name.replace(/_/g, " ");
+  const help = h("p", { class: "muted small option-help", id: helpId }, sentence(opt.help));
   let input;
   if (opt.type === "bool") {
-    input = h("input", { type: "checkbox", id, checked: Boolean(opt.default) });
+    input = h("input", { type: "checkbox", id, checked: Boolean(opt.default), "aria-describedby": helpId });
     inputs.set(opt.name, () => input.checked);
-    return h("div", { class: "field" }, h("label", { class: "inline" }, input, label), h("p", { class: "muted small" }, opt.help));
+    return h("div", { class: "field" }, h("label", { class: "inline" }, input, label), help);
   }
-  if (opt.choices) {
-    input = h("select", { id }, opt.choices.map((c) => h("option", { value: String(c), selected: c === opt.default }, String(c))));
+  // Fixed choices, or the values a form names for an open option (maps, galaxies).
+  const listed = opt.choices || opt.offered;
+  const words = opt.choice_labels || {};
+  if (listed) {
+    input = h("select", { id, "aria-describedby": helpId }, listed.map((c) => h("option", { value: String(c), selected: c === opt.default }, words[String(c)] || String(c))));
     inputs.set(opt.name, () => (opt.type === "int" ? Number(input.value) : input.value));
   } else if (opt.type === "int") {
-    input = h("input", { id, type: "number", value: opt.default, min: opt.minimum, max: opt.maximum, step: 1 });
+    input = h("input", { id, type: "number", value: opt.default, min: opt.minimum, max: opt.maximum, step: 1, "aria-describedby": helpId });
     inputs.set(opt.name, () => Number(input.value));
+    const range = opt.minimum !== undefined && opt.maximum !== undefined ? ` (${opt.minimum}–${opt.maximum})` : "";
+    return h("div", { class: "field" }, h("label", { for: id }, label + range), input, help);
   } else {
-    input = h("input", { id, value: opt.default });
+    input = h("input", { id, value: opt.default, "aria-describedby": helpId });
     inputs.set(opt.name, () => input.value);
   }
-  return h("div", { class: "field" }, h("label", { for: id }, label), input, h("p", { class: "muted small" }, opt.help));
+  return h("div", { class: "field" }, h("label", { for: id }, label), input, help);
+}
+
+/** Help text as a sentence: a capital first letter and a full stop. */
+function sentence(text) {
+  const t = String(text || "").trim();
+  if (!t) return "";
+  return t[0].toUpperCase() + t.slice(1) + (/[.!?)]$/.test(t) ? "" : ".");
 }
