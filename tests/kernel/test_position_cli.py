@@ -80,11 +80,8 @@ def test_the_arena_plays_every_game_from_a_position(tmp_path: Path) -> None:
     start = tmp_path / "start.json"
     start.write_text(json.dumps(RULES.write_position(state)), encoding="utf-8")
     out = tmp_path / "run"
-    result = runner.invoke(
-        app,
-        ["arena", "--bots", "random", "-n", "2", "--position", str(start)]
-        + ["--out", str(out), "--quiet"],
-    )
+    args = ["arena", "--bots", "random", "-n", "2", "--position", str(start), "--out", str(out)]
+    result = runner.invoke(app, [*args, "--quiet"])
     assert result.exit_code == 0, result.output
     for path in sorted((out / "games").glob("game-*.json")):
         record = json.loads(path.read_text(encoding="utf-8"))
