@@ -81,6 +81,8 @@ def answered(page: Page, answer: Any) -> None:
 
 def click(page: Page, action: str) -> None:
     """Click an offered action and wait until the page shows what the server made of it."""
+    # Moves are also chosen by counts (test_rules_where_decided_browser); here by notation.
+    page.evaluate("document.querySelectorAll('#pc-all-moves').forEach((d) => { d.open = true; })")
     button = page.locator(f'#pc-controls [data-action="{action}"]')
     expect(button).to_be_visible()
     with page.expect_response(

@@ -22,6 +22,9 @@ from parley.kernel import Match
 
 pytestmark = pytest.mark.browser
 
+# Planet Control (seed 2, three seats): each colour's home and a system next to it.
+PLANET_HOMES = {"red": ("0301", "0302"), "blue": ("0504", "0403"), "green": ("0104", "0203")}
+
 
 def test_campus_shows_the_odds_of_each_attack_before_it_is_made(
     people: People, screenshots: Path
@@ -125,3 +128,54 @@ def test_the_create_form_names_every_option_its_help_and_choices_in_words(
         words = page.locator("#create-card form").inner_text()
         assert not [w for w in words.split() if "_" in w], words
         page.screenshot(path=str(screenshots / f"create-{game['name']}.png"), full_page=True)
+
+
+def test_planet_control_moves_a_fleet_by_system_ships_and_counts(
+    people: People, screenshots: Path
+) -> None:
+    server = people.server
+    host, watcher = account(server, "fleet_"), account(server, "fleet_watch_")
+    body = {"game": "planets", "name": "Fleets", "seats": 3, "seed": 2, "period_seconds": 3600}
+    game_id = server.api("POST", "/api/games", host.token, json=body)["id"]
+    server.api("POST", f"/api/games/{game_id}/join", watcher.token, json={"role": "spectator"})
+    server.api("POST", f"/api/games/{game_id}/start", host.token, json={"fill_with": "default"})
+    page = open_as(people, host, f"/#/game/{game_id}", 1366, 900)
+    expect(page.locator("#pc-galaxy .pc-system")).to_have_count(19)
+    colour = page.locator(".pc-player.me").get_attribute("data-colour")
+    assert colour in PLANET_HOMES
+    home, frontier = PLANET_HOMES[colour]
+    # The other seats only pass: the host's turn comes.
+    target = page.locator(f'#pc-galaxy .pc-system.clickable[data-system="{frontier}"]')
+    expect(target).to_be_visible()
+    target.click()
+    expect(page.locator("#pc-controls h3")).to_have_text("Movement")
+    # No list of whole strings to read: the fleet's source is picked on the board.
+    expect(page.locator("#pc-all-moves")).not_to_have_attribute("open", "")
+    tree = server.api("GET", f"/api/games/{game_id}/state", host.token)["options"]
+    group = next(g for g in tree["children"] if g["key"] == f"from {home}")
+    kinds = {k["key"]: k for k in group["children"]}
+    assert "carrier" in kinds
+    carriers = [leaf["key"].split() for leaf in kinds["carrier"]["children"]]
+    source = page.locator(f'#pc-galaxy .pc-system.source[data-system="{home}"]')
+    expect(source).to_be_visible()
+    source.click()
+    expect(page.locator("#pc-fleet")).to_have_attribute("data-from", home)
+    page.select_option("#pc-fleet-kind", "carrier")
+    ships = page.eval_on_selector_all("#pc-fleet-ships option", "els => els.map(e => e.value)")
+    assert ships == sorted({c[0] for c in carriers}, key=int)
+    page.select_option("#pc-fleet-ships", "1")
+    infantry = page.eval_on_selector_all(
+        "#pc-fleet-infantry option", "els => els.map(e => e.value)"
+    )
+    assert infantry == sorted({c[1] for c in carriers if c[0] == "1"}, key=int)
+    page.select_option("#pc-fleet-infantry", "2")
+    wanted = f"move 1 carrier 2 infantry from {home} to {frontier}"
+    go = page.locator("#pc-fleet-go")
+    expect(go).to_have_attribute("data-move", wanted)
+    expect(go).to_contain_text(wanted)
+    page.screenshot(path=str(screenshots / "planets-fleet-1366.png"))
+    with page.expect_response(lambda r: r.url.endswith("/actions")) as answer:
+        go.click()
+    assert answer.value.ok and answer.value.request.post_data_json["action"] == wanted
+    expect(page.locator("#pc-log")).to_contain_text(wanted.split(" ", 1)[1])
+    assert_accessible(page, "Planet Control, moving a fleet")

@@ -218,19 +218,24 @@ class PlanetsRules(Rules[PlanetsState, Action]):
 
     def options_tree(self, state: PlanetsState, seat: int) -> OptionNode:
         """Grouped by what the action does (and moves by the system they come from)."""
-        groups: dict[str, list[str]] = {}
+        groups: dict[str, list[Action]] = {}
         titles: dict[str, str] = {}
         for action in engine.legal(state, seat):
             key, title = _group(action)
-            groups.setdefault(key, []).append(self.format(action))
+            groups.setdefault(key, []).append(action)
             titles[key] = title
         children = tuple(
             OptionNode(
                 key=key,
                 label=titles[key],
-                children=tuple(OptionNode(str(i), text, text) for i, text in enumerate(texts)),
+                children=_fleets(self, actions)
+                if key.startswith("from ")
+                else tuple(
+                    OptionNode(str(i), self.format(a), self.format(a))
+                    for i, a in enumerate(actions)
+                ),
             )
-            for key, texts in groups.items()
+            for key, actions in groups.items()
         )
         label = view.STEP_NAMES[state.stage]
         return OptionNode(key="root", label=label[:1].upper() + label[1:], children=children)
@@ -265,6 +270,29 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         self, obj: JSON, state: PlanetsState | None = None, seat: int | None = None
     ) -> Action:
         return super().action_from_json(obj, state, seat)
+
+
+def _fleets(rules: PlanetsRules, moves: Sequence[Action]) -> tuple[OptionNode, ...]:
+    """The moves from one system by ship type, so a client can ask for counts: one node per
+    type (key: the type), and under it one leaf per fleet, keyed "SHIPS INFANTRY MECH" (the
+    counts: ships of that type, and the ground forces they carry)."""
+    kinds: dict[str, list[OptionNode]] = {}
+    for move in moves:
+        assert isinstance(move, Move)
+        counts = dict(move.units)
+        kind = move.units[0][0]
+        key = f"{counts[kind]} {counts.get('infantry', 0)} {counts.get('mech', 0)}"
+        text = rules.format(move)
+        kinds.setdefault(kind, []).append(OptionNode(key, text, text))
+    return tuple(
+        OptionNode(kind, f"{kind} (up to {_most(fleets)})", children=tuple(fleets))
+        for kind, fleets in kinds.items()
+    )
+
+
+def _most(fleets: Sequence[OptionNode]) -> int:
+    """The most ships of one type a fleet may hold (the first count of its leaves' keys)."""
+    return max(int(f.key.split()[0]) for f in fleets)
 
 
 def _group(action: Action) -> tuple[str, str]:

@@ -112,6 +112,25 @@ export class PlanetsBoard {
     return this.ctx.state && this.ctx.state.can_act ? this.ctx.state.options : null;
   }
 
+  /**
+   * The fleets that may move now, by source system: the options tree's move groups ("from
+   * SYSTEM"), each with one node per ship type whose leaves are keyed "SHIPS INFANTRY MECH".
+   */
+  fleets() {
+    const out = new Map();
+    for (const g of (this.tree() || {}).children || []) {
+      if (!g.key.startsWith("from ") || !(g.children || []).every((k) => k.children)) continue;
+      out.set(g.key.slice(5), g);
+    }
+    return out;
+  }
+
+  chooseFleet(system) {
+    this.fleetFrom = this.fleetFrom === system ? null : system;
+    this.fleet = null;
+    this.update();
+  }
+
   async act(text) {
     if (this.busy) return;
     this.busy = true;
@@ -155,9 +174,12 @@ export class PlanetsBoard {
         .filter((l) => l.action.startsWith("activate "))
         .map((l) => [l.action.split(" ")[1], l.action]),
     );
+    const fleets = this.fleets();
+    if (this.fleetFrom && !fleets.has(this.fleetFrom)) this.fleetFrom = null;
     const hexes = v.systems.map((sys) => {
       const { x, y } = centre(sys.q, sys.r);
       const action = activations.get(sys.id);
+      const source = fleets.has(sys.id);
       const parts = [
         s("polygon", { points: corners(x, y), class: ["pc-hex", `kind-${sys.kind}`, sys.id === v.active && "active", action && "target"], fill: KIND_FILL[sys.kind] || "#111" }),
         s("text", { x, y: y - 40, class: "pc-id" }, sys.id),
@@ -200,13 +222,13 @@ export class PlanetsBoard {
       return s(
         "g",
         {
-          class: ["pc-system", action && "clickable"],
+          class: ["pc-system", (action || source) && "clickable", source && "source", sys.id === this.fleetFrom && "chosen"],
           dataset: { system: sys.id },
-          onClick: () => action && this.act(action),
-          role: action ? "button" : null,
+          onClick: () => (action ? this.act(action) : source ? this.chooseFleet(sys.id) : null),
+          role: action || source ? "button" : null,
         },
         // Named by a <title> rather than aria-label, which would differ from the drawn text.
-        [s("title", {}, action ? action : `system ${sys.id}`), ...parts],
+        [s("title", {}, action ? action : source ? `move a fleet from ${sys.id}` : `system ${sys.id}`), ...parts],
       );
     });
     refill(this.map, s("svg", { viewBox: viewBox(v.systems), class: "pc-galaxy", id: "pc-galaxy", role: "img", "aria-label": "the galaxy" }, hexes));
@@ -219,12 +241,14 @@ export class PlanetsBoard {
       refill(this.controls, v.over ? null : h("p", { class: "muted" }, `Waiting for ${titleCase(this.colourOf(v.to_act))}.`));
       return;
     }
-    const groups = (tree.children || []).filter((g) => g.key !== "activate");
+    const fleets = this.fleets();
+    const groups = (tree.children || []).filter((g) => g.key !== "activate" && !fleets.has(g.key.slice(5)));
     const hint = (tree.children || []).some((g) => g.key === "activate") ? h("p", { class: "small" }, "Click a highlighted system on the map to activate it, or:") : null;
     refill(
       this.controls,
       h("h3", {}, tree.label),
       hint,
+      fleets.size ? this.fleetForm(fleets) : null,
       groups.map((g) =>
         h(
           "div",
@@ -234,6 +258,59 @@ export class PlanetsBoard {
         ),
       ),
     );
+  }
+
+  /**
+   * Moving a fleet: the system (on the map, or its button here), then the ship type and how
+   * many, then the infantry and mechs they carry; the button sends the offered move that has
+   * exactly those counts. Every move is also listed as notation, folded away.
+   */
+  fleetForm(fleets) {
+    const v = this.view();
+    const from = this.fleetFrom;
+    const parts = [
+      h("p", { class: "small", id: "pc-fleet-hint" }, from ? `Fleet from ${from} into ${v.active}:` : `Move ships into ${v.active}: click a highlighted system with your ships, or choose it here.`),
+      h("div", { class: "pc-sources", role: "group", "aria-label": "systems with ships that can move" },
+        [...fleets.keys()].map((sid) => h("button", { type: "button", class: ["small", sid === from && "primary"], dataset: { source: sid }, "aria-pressed": String(sid === from), onClick: () => this.chooseFleet(sid) }, `From ${sid}`))),
+    ];
+    if (from) {
+      const kinds = fleets.get(from).children;
+      const pick = this.fleet && this.fleet.from === from ? this.fleet : { from, kind: kinds[0].key, ships: 1, infantry: 0, mech: 0 };
+      const kindNode = kinds.find((k) => k.key === pick.kind) || kinds[0];
+      const counts = (leaf) => leaf.key.split(" ").map(Number);
+      const all = kindNode.children.map((leaf) => ({ leaf, c: counts(leaf) }));
+      const within = (list, i, value) => (list.some((x) => x.c[i] === value) ? value : Math.min(...list.map((x) => x.c[i])));
+      const ships = within(all, 0, pick.ships);
+      const withShips = all.filter((x) => x.c[0] === ships);
+      const infantry = within(withShips, 1, pick.infantry);
+      const withInf = withShips.filter((x) => x.c[1] === infantry);
+      const mech = within(withInf, 2, pick.mech);
+      const chosen = withInf.find((x) => x.c[2] === mech);
+      const set = (change) => {
+        this.fleet = { from, kind: kindNode.key, ships, infantry, mech, ...change };
+        this.drawControls();
+      };
+      const numbers = (list, i) => [...new Set(list.map((x) => x.c[i]))].sort((a, b) => a - b);
+      const select = (id, label, values, value, key) =>
+        h("label", { class: "pc-count", for: id }, label,
+          h("select", { id, onChange: (e) => set({ [key]: Number(e.target.value) }) }, values.map((n) => h("option", { value: n, selected: n === value }, String(n)))));
+      parts.push(
+        h("div", { class: "pc-fleet", id: "pc-fleet", dataset: { from } },
+          h("label", { class: "pc-count", for: "pc-fleet-kind" }, "Ships",
+            h("select", { id: "pc-fleet-kind", onChange: (e) => set({ kind: e.target.value, ships: 1, infantry: 0, mech: 0 }) }, kinds.map((k) => h("option", { value: k.key, selected: k === kindNode }, k.label)))),
+          select("pc-fleet-ships", "How many", numbers(all, 0), ships, "ships"),
+          numbers(withShips, 1).length > 1 ? select("pc-fleet-infantry", "Infantry aboard", numbers(withShips, 1), infantry, "infantry") : null,
+          numbers(withInf, 2).length > 1 ? select("pc-fleet-mech", "Mechs aboard", numbers(withInf, 2), mech, "mech") : null,
+          chosen ? h("button", { type: "button", class: "primary", id: "pc-fleet-go", dataset: { move: chosen.leaf.action }, onClick: () => this.act(chosen.leaf.action) }, `Move: ${chosen.leaf.label}`) : null,
+        ),
+      );
+    }
+    const every = [...fleets.values()].flatMap((g) => leaves(g));
+    parts.push(
+      h("details", { class: "pc-all-moves", id: "pc-all-moves" }, h("summary", {}, `Every move as notation (${every.length})`),
+        h("div", { class: "pc-buttons" }, every.map((l) => h("button", { type: "button", class: "option", dataset: { action: l.action }, onClick: () => this.act(l.action) }, l.label)))),
+    );
+    return h("div", { class: "pc-group pc-fleets", dataset: { group: "fleets" } }, parts);
   }
 
   drawExplored() {
