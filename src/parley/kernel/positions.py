@@ -293,3 +293,31 @@ def _is_plain(data: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return True
+
+
+def check_usable(rules: Any, state: Any) -> None:
+    """BadPosition unless the rules can show and play `state`.
+
+    The last check of a read position: a value may fit its field's type and still not fit
+    the game (a logged event of another shape, a result with odd parts). Whatever would
+    break a view or the legal actions is refused here, in one clear error, instead of
+    later in front of a player.
+    """
+    from .errors import ParleyError
+    from .game import ARCHIVE, SPECTATOR, Viewer
+
+    try:
+        seats = rules.seat_count(state)
+        rules.turn(state)
+        rules.outcome(state)
+        for viewer in (ARCHIVE, SPECTATOR, *(Viewer.of(s) for s in range(seats))):
+            json.dumps(rules.observe(state, viewer))
+        for seat in range(seats):
+            rules.legal_actions(state, seat)
+    except ParleyError:
+        raise
+    except (ArithmeticError, AttributeError, IndexError, KeyError, TypeError, ValueError) as err:
+        raise BadPosition(
+            f"the position does not hold together ({type(err).__name__}: {err}); "
+            "check the fields the others depend on"
+        ) from None

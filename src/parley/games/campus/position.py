@@ -8,6 +8,7 @@ count of held sectors is recomputed from the board, never read. See docs/campus.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -199,11 +200,26 @@ def _check(state: CampusState) -> None:
         raise BadPosition(f"steps: 0–{state.settings.steps}, not {state.steps}")
     if not 0 <= state.cycle_mask < 1 << seats:
         raise BadPosition(f"cycle_mask: a set of seats, 0–{(1 << seats) - 1}")
+    _check_events(state)
     game = state.minigame
     if (state.phase is Phase.MINIGAME) != (game is not None):
         raise BadPosition("minigame: present exactly while the phase is 'minigame'")
     if game is not None:
         _check_minigame(state, game)
+
+
+def _check_events(state: CampusState) -> None:
+    """Each logged event has the shape the views tell (kind first, then its numbers)."""
+    from .view import event_json
+
+    for i, event in enumerate(state.events):
+        try:
+            if not event or not isinstance(event[0], str):
+                raise ValueError("no kind")
+            json.dumps(event_json(state, event))
+        except (ArithmeticError, IndexError, KeyError, TypeError, ValueError):
+            shown = json.dumps(event)[:60]
+            raise BadPosition(f"events[{i}]: {shown} is not an event of this game") from None
 
 
 def _check_minigame(state: CampusState, game: Minigame) -> None:

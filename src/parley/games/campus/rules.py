@@ -176,9 +176,13 @@ class CampusRules(Rules[CampusState, Action]):
         return position.write(state, position.options_of(state))
 
     def read_position(self, data: Mapping[str, Any]) -> CampusState:
+        from parley.kernel.positions import check_usable
+
         from . import position
 
-        return position.read(data, self.maps, self.spec.resolve_options)
+        state = position.read(data, self.maps, self.spec.resolve_options)
+        check_usable(self, state)
+        return state
 
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return list(COLLEGES[:seats])

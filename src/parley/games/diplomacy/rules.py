@@ -193,12 +193,15 @@ class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
         return game_position.write(state)
 
     def read_position(self, data: Mapping[str, Any]) -> DiplomacyState:
+        from parley.kernel.positions import check_usable
+
         from . import game_position
 
         state = game_position.read(self, data)
         needed = self._needs_orders(state)
         if needed and set(needed) <= set(state.submitted):
             raise BadPosition("submitted: every power owing orders has submitted (adjudicate)")
+        check_usable(self, state)
         return state
 
     def check_submission(self, state: DiplomacyState, seat: int, action: OrderSet) -> None:

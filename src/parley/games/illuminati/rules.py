@@ -258,9 +258,13 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
         return position.write(state)
 
     def read_position(self, data: Mapping[str, Any]) -> IlluminatiState:
+        from parley.kernel.positions import check_usable
+
         from . import position
 
-        return position.read(data, self.spec.resolve_options)
+        state = position.read(data, self.spec.resolve_options)
+        check_usable(self, state)
+        return state
 
     def clone(self, state: IlluminatiState) -> IlluminatiState:
         return clone(state)

@@ -153,7 +153,9 @@ def _check(state: PlanetsState) -> None:
     for name in ("tactics", "passed", "points", "scored", "goods", "fragments"):
         if len(getattr(state, name)) != seats:
             raise BadPosition(f"{name}: expected one entry per seat ({seats})")
-    for where in (state.decks, state.discards):
+    for name, where in (("decks", state.decks), ("discards", state.discards)):
+        if set(where) != set(DECKS):
+            raise BadPosition(f"{name}: one list per exploration deck ({', '.join(DECKS)})")
         for trait, cards in where.items():
             if trait not in DECKS:
                 raise BadPosition(f"decks: no exploration deck {trait!r}")

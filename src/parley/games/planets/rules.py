@@ -135,9 +135,13 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         return position.write(state, state.galaxy.name)
 
     def read_position(self, data: Mapping[str, Any]) -> PlanetsState:
+        from parley.kernel.positions import check_usable
+
         from . import position
 
-        return position.read(data, self.spec.resolve_options)
+        state = position.read(data, self.spec.resolve_options)
+        check_usable(self, state)
+        return state
 
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return [view.colour(s).title() for s in range(seats)]

@@ -132,9 +132,13 @@ class SuckerRules(Rules[SuckerState, Action]):
         return position.write_json(state)
 
     def read_position(self, data: Mapping[str, Any]) -> SuckerState:
+        from parley.kernel.positions import check_usable
+
         from . import position
 
-        return position.read_json(data, self.spec.resolve_options)
+        state = position.read_json(data, self.spec.resolve_options)
+        check_usable(self, state)
+        return state
 
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return [Colour(s).title for s in range(seats)]
