@@ -1,6 +1,7 @@
 """The odds of an attack, computed before it is made, agree with the engine's own combat:
-for each pair of faces the two dice can show, the engine is made to roll them and the count
-of its wins is the chance the odds give. The odds reach the view and the options tree."""
+for each pair of faces the two dice can show, the engine is made to roll them (scripted
+through the kernel's `Script`, which also tells which faces a die has) and the count of its
+wins is the chance the odds give. The odds reach the view and the options tree."""
 
 from __future__ import annotations
 
@@ -13,40 +14,44 @@ from tests.games.campus.helpers import position
 from parley.games.campus import NOBODY, RULES
 from parley.games.campus.engine import step
 from parley.games.campus.odds import Side, attack_odds, win_chance
-from parley.kernel import Viewer
-
-
-class Rolls:
-    """A stand-in generator that gives the dice in the order asked (attack, then defence)."""
-
-    def __init__(self, *values: int) -> None:
-        self.values = list(values)
-        self.asked: list[tuple[int, int]] = []
-
-    def randint(self, lo: int, hi: int, label: str = "") -> int:
-        self.asked.append((lo, hi))
-        return self.values.pop(0)
+from parley.kernel import ChanceError, Script, Viewer
 
 
 def attack_position(a_level: int, d_level: int, **extra: Any) -> Any:
     return position(units={"C1": ["Ash", a_level], "C2": ["Beech", d_level]}, **extra)
 
 
+def attack_won(a_level: int, d_level: int, a: int, d: int, **extra: Any) -> bool:
+    """Whether the attack wins with the attack die showing `a` and the defence die `d`,
+    both scripted (ChanceError when the engine's die has no such face)."""
+    state = attack_position(a_level, d_level, **extra)
+    src, dst = state.board.index["C1"], state.board.index["C2"]
+    state.rng = Script([("attack roll by Ash", a), ("defence roll by Beech", d)])
+    step(state, 0, src, dst)
+    state.rng.finish()
+    return bool(state.unit[dst] == 0)
+
+
+def faces(a_level: int, d_level: int, attack: bool, **extra: Any) -> int:
+    """How many faces the engine's attack (or defence) die has: the highest it accepts."""
+    for top in range(1, 40):
+        try:
+            attack_won(a_level, d_level, top if attack else 1, 1 if attack else top, **extra)
+        except ChanceError:
+            return top - 1
+    raise AssertionError("a die of more than 40 faces")
+
+
 def engine_wins(a_level: int, d_level: int, **extra: Any) -> Fraction:
     """The engine's win rate over every pair of faces, each pair rolled once."""
-    probe = attack_position(a_level, d_level, **extra)
-    src, dst = probe.board.index["C1"], probe.board.index["C2"]
-    probe.rng = Rolls(1, 1)
-    step(probe, 0, src, dst)
-    (a_lo, a_hi), (d_lo, d_hi) = probe.rng.asked
-    wins = 0
-    for a in range(a_lo, a_hi + 1):
-        for d in range(d_lo, d_hi + 1):
-            state = attack_position(a_level, d_level, **extra)
-            state.rng = Rolls(a, d)
-            step(state, 0, src, dst)
-            wins += state.unit[dst] == 0
-    return Fraction(wins, (a_hi - a_lo + 1) * (d_hi - d_lo + 1))
+    a_top = faces(a_level, d_level, True, **extra)
+    d_top = faces(a_level, d_level, False, **extra)
+    wins = sum(
+        attack_won(a_level, d_level, a, d, **extra)
+        for a in range(1, a_top + 1)
+        for d in range(1, d_top + 1)
+    )
+    return Fraction(wins, a_top * d_top)
 
 
 @pytest.mark.parametrize(
