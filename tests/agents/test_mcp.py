@@ -485,7 +485,10 @@ def test_text_observations_on_request_and_own_press_never_comes_back(
     assert not text.is_error and text.structured_content is None
     shown = text.content[0].text
     assert "Legal actions" in shown and "from the host" in shown
-    assert "sent through MCP" not in shown and "sent directly" not in shown
+    # Its own messages are never shown as received; its memory lists them as sent.
+    received, _, remembered = shown.partition("Your memory")
+    assert "sent through MCP" not in received and "sent directly" not in received
+    assert "Messages you sent:" in remembered and "sent through MCP" in remembered
     assert "Answer with decision_id " in shown
     assert not state.is_error and state.structured_content is None
     assert "S1901M" in state.content[0].text

@@ -245,6 +245,7 @@ TOOLS = {
     "start_game",
     "get_state",
     "get_decision",
+    "write_diary",
     "wait_for_decision",
     "read_press",
     "send_press",

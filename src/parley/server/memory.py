@@ -221,9 +221,12 @@ def _section(name: str, items: list[str], room: int) -> str:
             break
         kept.append(line)
         used += len(line) + 1
+    if not kept:  # not even the newest fits whole: show its start
+        space = room - used - 1 - (note_room if len(items) > 1 else 0)
+        if space < 24:
+            return ""
+        kept.append(("- " + _item(items[-1]))[: space - 14] + " ...(cut short)")
     dropped = len(items) - len(kept)
-    if not kept and room < len(name) + 2 + note_room:
-        return ""
     out = [f"{name}:"]
     if dropped:
         out.append(f"- ({dropped} older item{'s' if dropped != 1 else ''} left out)")

@@ -18,7 +18,7 @@ from typing import Any
 from parley.agents import bots
 from parley.kernel import ActionEntry, Match, ParleyError, Rng, Rules, Viewer
 
-from . import talk
+from . import memory, talk
 from .drafts import submit_saved
 from .errors import ServerError
 from .live import Txn
@@ -41,13 +41,15 @@ class SeatMind:
     read: int = 0  # inbox shown up to here
     asked: int = -1  # the record's length when the seat was last asked out of turn
     talked: tuple[int, int] = (-1, 0)  # the (step, negotiation round) it last talked in
+    restored: bool = False  # the saved parts of its memory were read from the database
 
 
 class BotPool:
     """One bot object per (bot name, game), made on first use; one mind per bot seat.
 
-    Minds live in this process only (the least recently used are forgotten past
-    `minds`): after a restart a bot seat starts with an empty memory, and its inbox
+    Minds live in this process (the least recently used are forgotten past `minds`); the
+    parts of a memory its bot names in `remembers` (the negotiators' trust ledger) are kept
+    in the database (`parley.server.memory`) and come back after a restart. Its inbox then
     starts after its last recorded action.
     """
 
@@ -241,6 +243,11 @@ class Automation:
         match = txn.match
         mode = txn.row.press
         rng = Rng(txn.row.seed ^ _BOT_SALT).fork(match.seq + 1)
+        keep: tuple[str, ...] = tuple(getattr(bot, "remembers", ()))
+        if keep and not mind.restored:  # new to this process: what it kept before a restart
+            saved = memory.load_bot(txn.session, txn.row.id, seat, name)
+            memory.restore_bot(mind.memory, saved)
+            mind.restored = True
         decision = bots.Decision(
             match.rules,
             seat,
@@ -253,6 +260,8 @@ class Automation:
             memory=mind.memory,
         )
         answer = bot.choose(decision)
+        if keep:
+            memory.save_bot(txn.session, txn.row.id, seat, name, mind.memory, keep, txn.now)
         if not isinstance(answer, bots.Reply):
             return answer
         for say in answer.press if mode is not PressMode.NONE else ():

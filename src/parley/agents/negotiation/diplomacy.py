@@ -36,6 +36,8 @@ from .trust import Ledger
 
 class DiplomacyNegotiator:
     talks = True
+    # The parts of a seat's memory worth keeping across a server restart (plain JSON).
+    remembers = ("ledger", "audited_epoch")
 
     def __init__(self, rules: Rules[Any, Any], policy: str, naive: bool = False) -> None:
         self.name = ("negotiator" if policy == "honest" else "opportunist") + (

@@ -38,6 +38,8 @@ from .trust import Ledger
 class SuckerNegotiator:
     talks = True
     acts_anytime = True
+    # The parts of a seat's memory worth keeping across a server restart (plain JSON).
+    remembers = ("ledger", "judged", "seen", "owe_after", "open_offers")
 
     def __init__(self, rules: Rules[Any, Any], policy: str, naive: bool = False) -> None:
         self.name = ("negotiator" if policy == "honest" else "opportunist") + (
@@ -127,7 +129,7 @@ class SuckerNegotiator:
         memory["seen"] = len(entries)
         if not choices:
             return  # a promise of passes is only tested by a choice of who moves next
-        judged: set[str] = memory.setdefault("judged", set())
+        judged: list[str] = memory.setdefault("judged", [])
         reports = bargain_report(match)
         for report in reports:
             if me != report.proposer and me not in report.to:
@@ -140,7 +142,7 @@ class SuckerNegotiator:
                 key = f"{report.bargain}:{check.text}"
                 if culprit == me or key in judged:
                     continue
-                judged.add(key)
+                judged.append(key)
                 ledger.broke(label(culprit), f"{check.text}: {check.detail}")
 
     def _answer_bargains(

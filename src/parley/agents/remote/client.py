@@ -51,6 +51,7 @@ PLAYER_ROUTES: frozenset[tuple[str, str]] = frozenset(
         ("POST", "/api/games/{game_id}/draw"),
         ("GET", "/api/agents/games/{game_id}/decision"),
         ("POST", "/api/agents/games/{game_id}/decision"),
+        ("POST", "/api/agents/games/{game_id}/diary"),
         ("WS", "/ws/games/{game_id}"),
     }
 )
@@ -202,6 +203,12 @@ class ParleyClient:
     async def answer(self, game_id: str, answer: dict[str, Any]) -> JSON:
         return await self.call(
             "POST", "/api/agents/games/{game_id}/decision", answer, ids={"game_id": game_id}
+        )
+
+    async def diary(self, game_id: str, text: str) -> JSON:
+        """Add an entry to the diary of this account's seat (shown in later decisions)."""
+        return await self.call(
+            "POST", "/api/agents/games/{game_id}/diary", {"text": text}, ids={"game_id": game_id}
         )
 
     async def history(self, game_id: str, since: int = 0) -> JSON:

@@ -42,6 +42,7 @@ INSTRUCTIONS = (
 )
 
 WAIT_LIMIT = 600.0  # the longest one wait_for_decision call may block
+DIARY_CHARS = 2000  # one diary entry, at most (the server says the same)
 RECHECK_SECONDS = 5.0  # a wait looks again at least this often, socket or not
 FINAL_STATUSES = ("finished", "closed")
 
@@ -460,6 +461,15 @@ def build_server(client: ParleyClient, inbox: Inbox | None = None) -> MCPServer:
                 max_length=20_000,
             ),
         ] = "",
+        diary: Annotated[
+            str,
+            Field(
+                description="a note to your future self (plans, whom you trust, what you "
+                "promised), kept with your seat once the answer is played and shown in your "
+                "later decisions under `memory`",
+                max_length=DIARY_CHARS,
+            ),
+        ] = "",
     ) -> JSON:
         answer: dict[str, Any] = {"decision": decision_id}
         if action:
@@ -468,7 +478,23 @@ def build_server(client: ParleyClient, inbox: Inbox | None = None) -> MCPServer:
             answer["options"] = options
         if reasoning:
             answer["reasoning"] = reasoning
+        if diary.strip():
+            answer["diary"] = diary
         return await _ok(client, client.answer(game_id, answer))
+
+    @server.tool(
+        description="Write an entry in your seat's diary: a note to your future self (plans, "
+        "whom you trust, what you promised). It is kept in the server's database and shown "
+        "in your later decisions under `memory`, newest entries first within a budget."
+    )
+    async def write_diary(
+        game_id: GameIdArg,
+        text: Annotated[
+            str,
+            Field(description="the entry", min_length=1, max_length=DIARY_CHARS),
+        ],
+    ) -> JSON:
+        return await _ok(client, client.diary(game_id, text))
 
     @server.tool()
     async def vote_draw(

@@ -43,6 +43,8 @@ from .schemas import (
     AgentOut,
     AnswerIn,
     AnswerOut,
+    DiaryIn,
+    DiaryOut,
     NotesOut,
     PendingOut,
     RegisterAgent,
@@ -104,6 +106,17 @@ def answer_decision(
     if out.status == "rejected":
         return JSONResponse(out.model_dump(mode="json"), status_code=422)
     return out
+
+
+@router.post(
+    "/games/{game_id}/diary",
+    response_model=DiaryOut,
+    status_code=status.HTTP_201_CREATED,
+    responses=errors(400, 401, 403, 404, 409, 422, 429),
+)
+def write_diary(game_id: GameId, req: DiaryIn, gw: GatewayDep, user: LimitedUser) -> DiaryOut:
+    """Add an entry to your seat's diary: shown in your later decisions, under `memory`."""
+    return gw.write_diary(user, game_id, req)
 
 
 @router.get("/games/{game_id}/reasoning", response_model=NotesOut, responses=errors(401, 403, 404))

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from parley.server.memory import DIARY_MAX_CHARS
 from parley.server.schemas import MultiLine, PressIn, Username
 
 MAX_REASONING_CHARS = 20_000
@@ -94,6 +95,11 @@ class DecisionOut(BaseModel):
     briefing: str = Field(
         default="", description="the whole decision as one text, for a language model"
     )
+    memory: str = Field(
+        default="",
+        description="what your seat remembers, newest items within a budget: your diary, the "
+        "promises you made or received, the messages you sent (older ones counted, not shown)",
+    )
 
 
 class PendingOut(BaseModel):
@@ -138,6 +144,26 @@ class AnswerIn(Strict):
         description="private: kept out of every other viewer's view; in the research export",
     )
     press: Annotated[list[PressIn], Field(max_length=20)] = Field(default_factory=list)
+    diary: Annotated[str, Field(max_length=DIARY_MAX_CHARS)] | None = Field(
+        default=None,
+        description="a note to your future self, kept with your seat (once the answer is "
+        "played) and shown in your later decisions under 'memory'",
+    )
+
+
+class DiaryIn(Strict):
+    text: Annotated[str, Field(min_length=1, max_length=DIARY_MAX_CHARS)] = Field(
+        description="the entry: a note to your future self, shown in your later decisions"
+    )
+
+
+class DiaryOut(BaseModel):
+    game_id: str
+    seat: int
+    state_id: int
+    at: float
+    text: str
+    entries: int = Field(description="entries in your seat's diary now")
 
 
 class AnswerOut(BaseModel):

@@ -38,7 +38,7 @@ from parley.kernel import (
     OutOfTurn,
     StaleState,
 )
-from parley.server import talk
+from parley.server import memory, talk
 from parley.server.errors import BadRequest, Conflict, Forbidden, NotFound, ServerError
 from parley.server.live import LiveGame, Txn
 from parley.server.play import seat_member
@@ -53,6 +53,8 @@ from .schemas import (
     AnswerIn,
     AnswerOut,
     DecisionOut,
+    DiaryIn,
+    DiaryOut,
     NoteOut,
     NotesOut,
     OptionOut,
@@ -114,6 +116,7 @@ class _Seen:
     game_deadline: float | None = None
     negotiation: dict[str, Any] | None = None
     context: dict[str, str] | None = None  # what a model is told besides the board
+    recall: memory.Recall | None = None  # what the record says the seat sent and agreed to
 
 
 class Gateway:
@@ -240,6 +243,7 @@ class Gateway:
                 player=user.username,
                 negotiation=negotiation,
                 context=briefing.context(live.rules, match, seat),
+                recall=memory.recall(match, seat) if owes or on else None,
                 messages=messages,
                 last_step=last_step,
                 draw=_draw_status(match, seat, recent),
@@ -290,9 +294,12 @@ class Gateway:
                 "seats": [str(s) for s in seen.observation.get("seats") or []],
                 "text": seen.text,
                 **(seen.context or {}),
+                "memory": self._memory_text(game_id, seen),
             },
         )
         out.briefing = briefing.negotiation_text(out.model_dump(), self.clock.now())
+        if out.you and out.you.get("memory"):
+            out.briefing += "\n\n" + str(out.you["memory"])
         return out
 
     def _decision_out(self, seen: _Seen, record: DecisionRecord, now: float) -> DecisionOut:
@@ -333,8 +340,51 @@ class Gateway:
             notation_help=how,
             **(seen.context or {}),
         )
+        out.memory = self._memory_text(record.game_id, seen)
         out.briefing = briefing.decision_text({"decision": out.model_dump()}, now)
+        if out.memory:
+            out.briefing += "\n\n" + out.memory
         return out
+
+    # --- memory -----------------------------------------------------------------------
+
+    def _memory_text(self, game_id: str, seen: _Seen) -> str:
+        """The seat's memory within the budget: its diary, deals and sent messages."""
+        if seen.seat is None:
+            return ""
+        with self.services.tables.db.read() as s:
+            entries = memory.diary(s, game_id, seen.seat)
+        return memory.memory_text(seen.recall or memory.Recall(), entries)
+
+    def write_diary(self, user: UserRecord, game_id: str, req: DiaryIn) -> DiaryOut:
+        """Add an entry to the diary of the user's seat (shown in its later decisions)."""
+
+        def look(live: LiveGame) -> tuple[int, int]:
+            if live.match is None:
+                raise Conflict("the game has not started: a diary starts with the game")
+            seat = seat_member(live, user).seat
+            assert seat is not None
+            return seat, live.match.state_id
+
+        seat, state_id = self.services.tables.view(game_id, look)
+        entry = self._keep_diary(game_id, seat, state_id, req.text)
+        with self.services.tables.db.read() as s:
+            count = len(memory.diary(s, game_id, seat))
+        return DiaryOut(
+            game_id=game_id,
+            seat=seat,
+            state_id=entry.state_id,
+            at=entry.at,
+            text=entry.text,
+            entries=count,
+        )
+
+    def _keep_diary(self, game_id: str, seat: int, state_id: int, text: str) -> memory.DiaryEntry:
+        try:
+            with self.services.tables.db.write() as s:
+                return memory.add_diary(s, game_id, seat, state_id, self.clock.now(), text)
+        except memory.DiaryError as err:
+            raise BadRequest(str(err)) from None
 
     def answer(self, user: UserRecord, game_id: str, req: AnswerIn) -> AnswerOut:
         """Play the agent's answer, or say why not; see the module docstring for the rules."""
@@ -366,6 +416,8 @@ class Gateway:
             self.store.add_note(
                 Note(game_id, record.seat, record.state_id, user.id, now, req.reasoning)
             )
+        if req.diary and req.diary.strip():
+            self._keep_diary(game_id, record.seat, record.state_id, req.diary)
         played = out.entry.get("notation")
         self.store.save_decision(
             replace(
