@@ -30,7 +30,7 @@ from .actions import (
     Withdraw,
 )
 from .colours import COLOURS, TITLES, Colour, label
-from .state import Bargain, CaptureRule, Phase, SuckerState
+from .state import Bargain, CaptureRule, Phase, SuckerState, last_capture
 
 STALL_LIMIT = 64
 """Turn changes in a row without a chip played or killed or a player defeated: a draw.
@@ -364,9 +364,10 @@ def _kill_from_pile(state: SuckerState, seat: int, action: KillFromPile) -> None
     state.captured = ()
     state.capturer = -1
     state.stall = 0
-    if state.last_capture is not None:
+    capture = last_capture(state)  # None in a state pickled before captures were kept
+    if capture is not None:
         state.last_capture = {
-            **state.last_capture,
+            **capture,
             "killed": label(chip),
             "taken": [label(c) for c in rest],
         }
