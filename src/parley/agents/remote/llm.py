@@ -26,7 +26,7 @@ import httpx
 from parley import briefing
 
 from .client import JSON, ParleyClient
-from .tools import Inbox, build_server, call, openai_tools
+from .tools import Inbox, build_server, call, memory_section, openai_tools
 
 ANSWER_TOOLS = {"submit_action", "send_press", "vote_draw"}
 FINAL = {"accepted", "defaulted", "timed_out"}
@@ -61,7 +61,8 @@ class Endpoint:
 
 def decision_text(pending: JSON) -> str:
     """What the model reads for one decision: the server's text when it sends one."""
-    return briefing.decision_text(pending)
+    text = briefing.decision_text(pending)
+    return text + memory_section(pending, text)  # the seat's memory, if the text lacks it
 
 
 def negotiation_text(pending: JSON) -> str:

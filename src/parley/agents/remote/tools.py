@@ -510,6 +510,16 @@ def build_server(client: ParleyClient, inbox: Inbox | None = None) -> MCPServer:
     return server
 
 
+def memory_section(pending: JSON, shown: str = "") -> str:
+    """The decision's memory (diary, deals, sent messages) to add to `shown`, the text a
+    model reads; "" when there is none or `shown` carries it already."""
+    decision = pending.get("decision") if isinstance(pending, dict) else None
+    memory = decision.get("memory") if isinstance(decision, dict) else None
+    if not isinstance(memory, str) or not memory or memory in shown:
+        return ""
+    return "\n\n" + memory
+
+
 async def openai_tools(server: MCPServer, only: set[str] | None = None) -> list[dict[str, Any]]:
     """The server's tools as OpenAI-style function declarations."""
     return [
