@@ -190,6 +190,10 @@ from parley.agents.arena.cli import arena_command  # noqa: E402
 
 app.command("arena")(arena_command)
 
+from parley.agents.bench.cli import bench_command  # noqa: E402
+
+app.command("bench")(bench_command)
+
 from parley.export_cli import export_command  # noqa: E402
 
 app.command("export")(export_command)

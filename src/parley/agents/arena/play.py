@@ -111,6 +111,8 @@ class GameResult:
     press_sent: tuple[int, ...] = ()  # messages each seat sent
     promises: dict[str, int] = field(default_factory=dict)  # kept / broken / open, per game
     digest: str = ""  # of the record's entries: tells apart games that went differently
+    # Per bot name, what bots with a `stats()` method report (model calls, tokens, cost...).
+    bot_stats: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -126,6 +128,7 @@ class GameResult:
             "press_sent": list(self.press_sent),
             "promises": dict(self.promises),
             "digest": self.digest,
+            "bot_stats": {k: dict(v) for k, v in self.bot_stats.items()},
         }
 
     @classmethod
@@ -144,6 +147,10 @@ class GameResult:
             press_sent=tuple(int(n) for n in line["press_sent"]),
             promises={str(k): int(v) for k, v in line["promises"].items()},
             digest=str(line.get("digest", "")),
+            bot_stats={
+                str(k): {str(f): float(n) for f, n in v.items()}
+                for k, v in (line.get("bot_stats") or {}).items()
+            },
         )
 
 
@@ -227,7 +234,13 @@ def play_game(task: GameTask) -> GameResult:
         target = Path(task.out_dir) / record_name(task.index)
         target.write_text(json.dumps(record, indent=1), encoding="utf-8")
         path = str(target)
+    stats = {
+        name: dict(bot.stats())  # type: ignore[attr-defined]
+        for name, bot in bots.items()
+        if callable(getattr(bot, "stats", None))
+    }
     return GameResult(
+        bot_stats=stats,
         press_sent=tuple(talk.sent),
         promises=promise_tally(rules, match),
         index=task.index,

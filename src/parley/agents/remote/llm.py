@@ -46,6 +46,31 @@ class Endpoint:
     base_url: str
     model: str
     api_key: str = ""
+    temperature: float | None = None  # None: the endpoint's default
+    max_tokens: int | None = None  # the most tokens one answer may use
+
+    def request(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> JSON:
+        """The body of one chat-completions request."""
+        body: JSON = {"model": self.model, "messages": messages, "tools": tools}
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
+        return body
+
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+
+    def chat(
+        self, http: httpx.Client, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> JSON:
+        """One chat completion, waiting for it (for players outside an event loop)."""
+        reply = http.post(
+            f"{self.base_url}/chat/completions",
+            json=self.request(messages, tools),
+            headers=self.headers(),
+        )
+        return _answer(reply)
 
     @staticmethod
     def from_env(
@@ -57,6 +82,14 @@ class Endpoint:
         if not url or not name:
             raise ValueError("give the model's base URL and name (--base-url/--model or env)")
         return Endpoint(url.rstrip("/"), name, api_key or os.environ.get("OPENAI_API_KEY", ""))
+
+
+def _answer(reply: httpx.Response) -> JSON:
+    reply.raise_for_status()
+    data = reply.json()
+    if not isinstance(data, dict):
+        raise ValueError("the model's endpoint did not answer with a JSON object")
+    return data
 
 
 def decision_text(pending: JSON) -> str:
@@ -111,17 +144,12 @@ class LLMPlayer:
         return len(calls)
 
     async def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> JSON:
-        headers = {"Authorization": f"Bearer {self.endpoint.api_key}"}
         reply = await self.http.post(
             f"{self.endpoint.base_url}/chat/completions",
-            json={"model": self.endpoint.model, "messages": messages, "tools": tools},
-            headers=headers if self.endpoint.api_key else {},
+            json=self.endpoint.request(messages, tools),
+            headers=self.endpoint.headers(),
         )
-        reply.raise_for_status()
-        data = reply.json()
-        if not isinstance(data, dict):
-            raise ValueError("the model's endpoint did not answer with a JSON object")
-        return data
+        return _answer(reply)
 
     async def decide(self, game_id: str, pending: JSON) -> JSON:
         """Answer one decision; the gateway's last answer to it."""
