@@ -158,3 +158,17 @@ def test_a_bad_position_is_refused_before_any_match_exists() -> None:
     record["position"] = {"game": "campus", "board": "nonsense"}
     with pytest.raises(RecordError, match="position does not read"):
         replay(CAMPUS, record)
+
+
+def test_the_decisions_dataset_follows_a_match_from_a_position() -> None:
+    from parley.agents.export import decisions
+
+    position = CAMPUS.write_position(Match(CAMPUS, 2, seed=5).state)
+    match = Match.from_position(CAMPUS, position)
+    for _ in range(4):
+        seat = next(iter(match.turn().owing))
+        match.act(seat, match.legal_actions(seat)[0])
+    lines = list(decisions(json.loads(match.dumps()), "g1"))
+    taken = [e["notation"] for e in match.to_json()["entries"]]
+    assert [line.action["notation"] for line in lines] == taken
+    assert "pass" not in taken

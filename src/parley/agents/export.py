@@ -30,6 +30,7 @@ from parley.kernel import (
     RecordError,
     Viewer,
     apply_entry,
+    replay,
 )
 from parley.kernel.log import check_record
 
@@ -161,12 +162,8 @@ def decisions(
     opts = options or ExportOptions()
     check_record(record)
     rules = games.find(str(record.get("game", "")))
-    try:
-        match: Match[Any, Any] = Match(
-            rules, list(record["players"]), record.get("options"), int(record["seed"])
-        )
-    except KeyError as missing:
-        raise RecordError(f"the record lacks {missing}") from None
+    # The game's start as the record gives it: its set-up, or its position and script.
+    match: Match[Any, Any] = replay(rules, {**record, "entries": []})
     notes = _notes_by_decision(record) if opts.reasoning else {}
     outcome = record.get("outcome")
     # Press since each seat's previous decision (received, sent), as each viewer may see it.
