@@ -23,6 +23,19 @@ from parley.kernel import Match
 pytestmark = pytest.mark.browser
 
 # Planet Control (seed 2, three seats): each colour's home and a system next to it.
+# Pairs of galaxy map labels whose drawn boxes overlap (a pixel of slack).
+OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('#pc-galaxy text')]
+    .map((t) => [t.textContent, t.getBoundingClientRect()]).filter(([, r]) => r.width);
+  const out = [];
+  boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    const x = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+    const y = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+    if (x > 1 && y > 1) out.push([a, b]);
+  }));
+  return out;
+}"""
+STYLED = "getComputedStyle(document.querySelector('#pc-galaxy .pc-planet-name')).fontSize === '9px'"
 PLANET_HOMES = {"red": ("0301", "0302"), "blue": ("0504", "0403"), "green": ("0104", "0203")}
 
 
@@ -141,6 +154,8 @@ def test_planet_control_moves_a_fleet_by_system_ships_and_counts(
     server.api("POST", f"/api/games/{game_id}/start", host.token, json={"fill_with": "default"})
     page = open_as(people, host, f"/#/game/{game_id}", 1366, 900)
     expect(page.locator("#pc-galaxy .pc-system")).to_have_count(19)
+    page.wait_for_function(STYLED)  # planets.css is loaded with the board
+    assert page.evaluate(OVERLAPS) == []
     colour = page.locator(".pc-player.me").get_attribute("data-colour")
     assert colour in PLANET_HOMES
     home, frontier = PLANET_HOMES[colour]
@@ -178,4 +193,10 @@ def test_planet_control_moves_a_fleet_by_system_ships_and_counts(
         go.click()
     assert answer.value.ok and answer.value.request.post_data_json["action"] == wanted
     expect(page.locator("#pc-log")).to_contain_text(wanted.split(" ", 1)[1])
+    assert page.evaluate(OVERLAPS) == []  # the fleet's labels where it arrived too
     assert_accessible(page, "Planet Control, moving a fleet")
+    phone = open_as(people, host, f"/#/game/{game_id}", 390, 844)
+    expect(phone.locator("#pc-galaxy .pc-system")).to_have_count(19)
+    phone.wait_for_function(STYLED)
+    assert phone.evaluate(OVERLAPS) == []
+    phone.screenshot(path=str(screenshots / "planets-labels-390.png"))

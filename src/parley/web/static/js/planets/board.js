@@ -31,6 +31,20 @@ function addCss() {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/css/planets.css", dataset: { game: "planets" } }));
 }
 
+let measurer = null;
+
+/**
+ * A map label that never overlaps its neighbours: one wider than its `room` (map units) is
+ * drawn narrower to fit. Measured once with the page's font, before it is drawn, so a frame
+ * that changes nothing draws the same markup.
+ */
+function fitted(attrs, text, room, font) {
+  measurer = measurer || document.createElement("canvas").getContext("2d");
+  measurer.font = `${font} ${getComputedStyle(document.body).fontFamily}`;
+  const wide = measurer.measureText(text).width > room;
+  return s("text", { ...attrs, textLength: wide ? room : null, lengthAdjust: wide ? "spacingAndGlyphs" : null, dataset: { room } }, text);
+}
+
 function unitsText(units) {
   return Object.entries(units || {})
     .map(([k, n]) => `${n} ${SHORT[k] || k}`)
@@ -191,6 +205,8 @@ export class PlanetsBoard {
       (sys.planets || []).forEach((name, k) => {
         const p = planets.get(name);
         const spot = planetSpot(x, y, k, sys.planets.length);
+        // The width a planet's labels may take: half the hex when two planets share it.
+        const room = sys.planets.length > 1 ? 40 : 96;
         const owner = p.controller === null ? null : this.colourOf(p.controller);
         parts.push(
           s("circle", {
@@ -202,7 +218,7 @@ export class PlanetsBoard {
             fill: owner ? COLOURS[owner] : "#5d6672",
             dataset: { planet: name, controller: owner || "none", exhausted: String(p.exhausted) },
           }, s("title", {}, `${name}: ${p.resources} resources, ${p.influence} influence${owner ? `, ${owner}` : ""}${p.exhausted ? " (exhausted)" : ""}`)),
-          s("text", { x: spot.x, y: spot.y + 25, class: "pc-planet-name" }, name.length > 10 ? `${name.slice(0, 9)}…` : name),
+          fitted({ x: spot.x, y: spot.y + 25, class: "pc-planet-name" }, name.length > 10 ? `${name.slice(0, 9)}…` : name, room, "9px"),
           s("text", { x: spot.x, y: spot.y + 4, class: "pc-values" }, `${p.resources}/${p.influence}`),
         );
         if (p.control_token) {
@@ -211,10 +227,10 @@ export class PlanetsBoard {
         const ground = (p.units || [])
           .map((u) => Object.entries(u.units).map(([k, n]) => `${n}${TINY[k] || k}`).join(" "))
           .join(" | ");
-        if (ground) parts.push(s("text", { x: spot.x, y: spot.y + 35, class: "pc-ground" }, ground));
+        if (ground) parts.push(fitted({ x: spot.x, y: spot.y + 35, class: "pc-ground" }, ground, room, "8px"));
       });
       (sys.units || []).forEach((u, k) => {
-        parts.push(s("text", { x, y: y - 24 + k * 11, class: "pc-ships", fill: COLOURS[u.colour] }, unitsText(u.units)));
+        parts.push(fitted({ x, y: y - 24 + k * 11, class: "pc-ships", fill: COLOURS[u.colour] }, unitsText(u.units), 74, "700 9px"));
       });
       (sys.tokens || []).forEach((seat, k) => {
         parts.push(s("rect", { x: x - 30 + k * 12, y: y + 42, width: 10, height: 7, class: "pc-command-token", fill: COLOURS[this.colourOf(seat)] }));
@@ -232,6 +248,7 @@ export class PlanetsBoard {
       );
     });
     refill(this.map, s("svg", { viewBox: viewBox(v.systems), class: "pc-galaxy", id: "pc-galaxy", role: "img", "aria-label": "the galaxy" }, hexes));
+
   }
 
   drawControls() {
