@@ -152,3 +152,31 @@ def test_sucker_a_rival_that_broke_a_pact_is_refused_by_the_negotiator() -> None
     answer, memory = _broken_pass("negotiator-naive")
     assert isinstance(answer, Accept)
     assert memory["ledger"]["broken"] == {"blue": 1}
+
+
+def test_sucker_the_honest_negotiator_keeps_its_oldest_pact_first() -> None:
+    """Red agreed pacts of passes with yellow, then with green; when it may give the move to
+    either, it gives it to yellow (the older pact), not to the lower seat."""
+    for seed in range(80):
+        match: Match[Any, Any] = Match(SUCKER, 4, seed=seed)
+        match.act(3, "propose to red: yellow passes to red; red passes to yellow")
+        match.act(0, "accept 1")
+        match.act(2, "propose to red: green passes to red; red passes to green")
+        match.act(0, "accept 2")
+        rng = Rng(seed)
+        for _ in range(40):
+            if match.is_over:
+                break
+            seat = min(match.turn().owing)
+            choices = {
+                a.player
+                for a in SUCKER.legal_actions(match.state, seat)
+                if isinstance(a, ChooseNext)
+            }
+            if seat == 0 and {2, 3} <= choices:
+                bot = make_bot("negotiator", SUCKER)
+                answer = bot.choose(Decision(SUCKER, 0, match.state, Rng(1), match=match))
+                assert answer == ChooseNext(3)
+                return
+            match.act(seat, SUCKER.random_action(match.state, seat, rng))
+    raise AssertionError("no seed led to the choice")

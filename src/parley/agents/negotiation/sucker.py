@@ -8,9 +8,11 @@ same pacts and chooses as the heuristic would.
 
 Each seat keeps a ledger (`trust.Ledger`): a rival that broke a promise in a bargain with it
 (the bargain report's verdict) is refused and never offered a pact again, and an honest
-seat no longer passes to it. A rival that never answers a bargain is offered one once; an
-offer refused is not made again. The `naive` variant keeps the same books but trusts
-everyone.
+seat no longer passes to it. A choice that kept an older pact of passes is excused: first
+come, first served. The honest seat keeps its oldest open pact first and takes a new pact
+of passes only once it owes none (`one_pact_at_a_time`). A rival that never answers a
+bargain is offered one once; an offer refused is not made again. The `naive` variant keeps
+the same books but trusts everyone, and plays as before.
 """
 
 from __future__ import annotations
@@ -75,11 +77,13 @@ class SuckerNegotiator:
             decision.memory["owe_after"] = state.next_bargain
         return action
 
+    one_pact_at_a_time = True
+
     def _careful(self) -> bool:
         """An honest seat that minds its name promises one pass at a time: two pacts of
         passes owed at once cannot both be kept, and the partner left out would count
         it a betrayal."""
-        return self.policy == "honest" and not self.naive
+        return self.policy == "honest" and not self.naive and self.one_pact_at_a_time
 
     def _open_pacts(self, state: SuckerState, me: int, memory: dict[str, Any]) -> list[int]:
         """Whom this seat owes a pass, by pacts agreed since its last choice of who moves."""
@@ -131,6 +135,14 @@ class SuckerNegotiator:
             return  # a promise of passes is only tested by a choice of who moves next
         judged: list[str] = memory.setdefault("judged", [])
         reports = bargain_report(match)
+        # Passes kept: (chooser, to, record seq of the choice) -> when that pact was agreed.
+        kept_at = {
+            (check.promise.chooser, seq): report.agreed_at
+            for report in reports
+            for check in report.checks
+            if isinstance(check.promise, PassPromise) and check.verdict is Verdict.KEPT
+            for seq in check.evidence
+        }
         for report in reports:
             if me != report.proposer and me not in report.to:
                 continue
@@ -143,6 +155,11 @@ class SuckerNegotiator:
                 if culprit == me or key in judged:
                     continue
                 judged.append(key)
+                if isinstance(promise, PassPromise) and any(
+                    kept_at.get((culprit, seq), report.agreed_at) < report.agreed_at
+                    for seq in check.evidence
+                ):
+                    continue  # it kept an older pact at that choice: first come, first served
                 ledger.broke(label(culprit), f"{check.text}: {check.detail}")
 
     def _answer_bargains(
@@ -195,12 +212,13 @@ class SuckerNegotiator:
         choices = [a for a in decision.legal if isinstance(a, ChooseNext)]
         if not choices:
             return None
-        if self._careful():
-            owed_to = {
-                to
-                for to in self._open_pacts(state, me, decision.memory)
-                if ledger.trusted(label(to))
-            }
+        if not self.naive:
+            # The oldest pact first: a choice that keeps an older pact is no betrayal.
+            allowed = {a.player: a for a in choices}
+            for to in self._open_pacts(state, me, decision.memory):
+                if to in allowed and ledger.trusted(label(to)):
+                    return allowed[to]
+            return None
         else:
             owed_to = {
                 t.to
