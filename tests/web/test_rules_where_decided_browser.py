@@ -99,10 +99,10 @@ def test_illuminati_choice_shows_every_power_and_goal_whole(
         for card in offered:
             choice = page.locator(f'#il-choose .il-choice[data-card="{card["name"]}"]')
             expect(choice.locator(".il-ability")).to_have_text(card["ability"])
-            expect(choice.locator(".il-goal")).to_have_text(f"Goal: {card['goal']}")
+            expect(choice.locator(".il-card-goal")).to_have_text(f"Goal: {card['goal']}")
             # Whole, not cut short: nothing of the texts is clipped by its box.
             clipped = choice.evaluate(
-                "b => [...b.querySelectorAll('.il-ability, .il-goal')]"
+                "b => [...b.querySelectorAll('.il-ability, .il-card-goal')]"
                 ".some(e => e.scrollHeight > e.clientHeight + 1)"
                 " || b.scrollHeight > b.clientHeight + 1"
             )

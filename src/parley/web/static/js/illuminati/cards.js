@@ -60,7 +60,7 @@ export function cardFace(c, opts = {}) {
     h("span", { class: "il-stats", title: statLine(c) }, statParts(c).map((part) => h("span", { class: "il-stat" }, part))),
     c.alignments && c.alignments.length ? h("span", { class: "il-aligns" }, c.alignments.map((a) => h("span", { class: ["il-align", `al-${a.toLowerCase()}`] }, alignShort(a)))) : null,
     c.ability ? h("span", { class: "il-ability" }, c.ability) : null,
-    c.goal ? h("span", { class: "il-goal" }, h("strong", {}, "Goal: "), c.goal) : null,
+    c.goal ? h("span", { class: "il-card-goal" }, h("strong", {}, "Goal: "), c.goal) : null,
     c.treasury !== undefined && c.treasury !== null ? h("span", { class: "il-money", dataset: { money: c.treasury } }, `${c.treasury} MB`) : null,
     opts.label ? h("span", { class: "sr-only" }, opts.label) : null,
   );
