@@ -9,7 +9,7 @@ legal actions may share a key; the key then plays the last of them in the rules'
 
 Observation features (`feature_names` gives every name, in order; values in [0, 1]):
 
-* `me=<seat>` (8), `phase=<phase>` (14), `round`, `deck`, `groups_needed`;
+* `me=<seat>` (8), `phase=<phase>` (15), `round`, `deck`, `groups_needed`;
 * per seat `p<seat>.`: `alive`, `active`, `illuminati=<name>` (8), `treasury`, `money`,
   `groups`, `power`, `transferable`, `hand`, `destroyed`;
 * per group `g<i>.` (the 83 groups in card-data order): `owner=<none|0..7>` (9), `dead`,
@@ -65,6 +65,7 @@ PHASES = (
     "price",
     "answer",
     "reorganize",
+    "confirm",
     "over",
 )
 KINDS = ("control", "neutralize", "destroy")
