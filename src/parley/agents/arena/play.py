@@ -22,6 +22,7 @@ from parley.kernel.errors import BadOptions
 
 from ..bots import Bot, Conversation, acts_anytime, decide, make_bot
 from ..negotiation import promise_tally
+from .scores import final_centres
 
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -113,6 +114,7 @@ class GameResult:
     digest: str = ""  # of the record's entries: tells apart games that went differently
     # Per bot name, what bots with a `stats()` method report (model calls, tokens, cost...).
     bot_stats: dict[str, dict[str, float]] = field(default_factory=dict)
+    centres: tuple[int, ...] | None = None  # Diplomacy: each seat's final supply centres
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -129,6 +131,7 @@ class GameResult:
             "promises": dict(self.promises),
             "digest": self.digest,
             "bot_stats": {k: dict(v) for k, v in self.bot_stats.items()},
+            "centres": None if self.centres is None else list(self.centres),
         }
 
     @classmethod
@@ -151,6 +154,7 @@ class GameResult:
                 str(k): {str(f): float(n) for f, n in v.items()}
                 for k, v in (line.get("bot_stats") or {}).items()
             },
+            centres=None if line.get("centres") is None else tuple(int(c) for c in line["centres"]),
         )
 
 
@@ -240,6 +244,7 @@ def play_game(task: GameTask) -> GameResult:
         if callable(getattr(bot, "stats", None))
     }
     return GameResult(
+        centres=final_centres(rules, match),
         bot_stats=stats,
         press_sent=tuple(talk.sent),
         promises=promise_tally(rules, match),

@@ -1,5 +1,8 @@
 """Win/draw tallies, win shares with 95% intervals and TrueSkill ratings per bot.
 
+A win share is per seat; its interval counts games, not seats (the seats of one game are
+one sample).
+
 A game is rated between the *bots* in it, not its seats: each bot takes one place, the
 best place any of its seats reached (a seat among `Outcome.winners` comes first, the rest
 keep the game's own ranks, tied where the game does not rank them). A bot holding several
@@ -46,6 +49,8 @@ class Tally:
     draws: int = 0  # seats among several winners
     losses: int = 0
     points: float = 0.0  # 1 shared among a game's winners
+    per_game: list[tuple[float, int]] = field(default_factory=list)  # (points, seats) a game
+    _interval: tuple[int, tuple[float, float]] | None = None  # cached for this many games
 
     @property
     def win_share(self) -> float:
@@ -54,8 +59,25 @@ class Tally:
 
     @property
     def win_share_interval(self) -> tuple[float, float]:
-        """95% Wilson interval of the win share, one trial per seat played."""
-        return wilson_interval(self.points, self.seats)
+        """95% interval of the win share from a bootstrap over the games the bot played.
+
+        The seats a bot holds in one game share that game's dice and rivals, and at most
+        one of them wins it alone: they are one sample, not several, so games are drawn
+        (with replacement), never seats. When every game gave the bot the same share the
+        draws say nothing of its spread: the Wilson interval with one trial per game
+        stands in (4 wins in 4 games: 0.51-1, not 1-1)."""
+        if self._interval is None or self._interval[0] != len(self.per_game):
+            self._interval = (len(self.per_game), self._bootstrap())
+        return self._interval[1]
+
+    def _bootstrap(self) -> tuple[float, float]:
+        from .scores import bootstrap  # the same draws as the centre scores
+
+        low, high = bootstrap([(p, float(n)) for p, n in self.per_game])
+        if low == high:
+            return wilson_interval(self.win_share * self.games, self.games)
+        share = self.win_share
+        return (min(low, share), max(high, share))
 
     def to_json(self) -> dict[str, JSON]:
         low, high = self.win_share_interval
@@ -140,6 +162,10 @@ class Standings:
             self._know(bot)
             self.tallies[bot].games += 1
             self.opponents[bot].update(b for b in places if b != bot)
+        for bot in places:
+            held = [s for s, b in enumerate(lineup) if b == bot]
+            share = sum(1.0 / len(winners) for s in held if s in winners)
+            self.tallies[bot].per_game.append((share, len(held)))
         for seat, bot in enumerate(lineup):
             tally = self.tallies[bot]
             tally.seats += 1

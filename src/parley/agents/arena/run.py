@@ -35,6 +35,7 @@ from .play import (
 )
 from .ratings import Standings
 from .report import PLOT, plot_ratings, write_results, write_summary
+from .scores import by_seat, centre_scores
 
 # A game lost with its worker this many times is not tried again: something in it (a bot
 # that crashes its process or exhausts memory) kills workers, and would go on doing so.
@@ -357,6 +358,15 @@ def _summary(
         "standings": table.to_json(),
         "records": GAMES_DIR,
     }
+    names = rules.seat_names(tasks[0].seats, tasks[0].options)
+    out["by_seat"] = by_seat(names, [(r.lineup, r.outcome) for r in results])
+    if any(r.centres is not None for r in results):
+        out["centres"] = centre_scores(
+            list(dict.fromkeys(config.bots)),
+            names,
+            [(r.lineup, r.outcome, r.centres) for r in results],
+            config.seed,
+        )
     out["retried"] = progress.failed
     if config.on_ray:
         out["concurrency"] = config.concurrency
