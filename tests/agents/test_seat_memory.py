@@ -138,3 +138,14 @@ def test_the_diary_written_through_mcp_and_bot_memory_survive_a_restart(tmp_path
     _, data, saved_again = after[seat]
     assert saved_again > saved_at  # the bot decided again after the restart and saved
     assert data["ledger"]["broken"].get("marker") == 7
+
+
+def test_parley_agent_shows_the_memory_once() -> None:
+    from parley.agents.remote.llm import decision_text
+
+    memory = "Your memory (the newest items, at most 3000 characters):\nYour diary:\n- [state 4] x"
+    lacking = {"decision": {"briefing": "The board.", "memory": memory}}
+    assert decision_text(lacking) == "The board.\n\n" + memory
+    carrying = {"decision": {"briefing": "The board.\n\n" + memory, "memory": memory}}
+    assert decision_text(carrying).count("Your diary:") == 1
+    assert decision_text({"decision": {"briefing": "The board.", "memory": ""}}) == "The board."
