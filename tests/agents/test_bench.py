@@ -338,3 +338,29 @@ def _sucker() -> Any:
     from parley import games
 
     return games.find("sucker")
+
+
+def test_the_arena_plays_a_model_by_its_profile(
+    endpoints: Endpoints, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from parley.agents.arena import ArenaConfig, run_arena
+
+    folder = profiles(tmp_path / "profiles", endpoints.url)
+    monkeypatch.setenv("PARLEY_BENCH_PROFILES", str(folder))  # where llm:NAME is found
+    report = run_arena(
+        ArenaConfig(
+            game="sucker", bots=("llm:random", "heuristic"), games=3, seed=1, out=tmp_path / "a"
+        )
+    )
+    assert report.standings.tallies["llm:random"].seats == 6
+    for result in report.results:
+        used = result.bot_stats["llm:random"]
+        assert used["decisions"] > 0 and used["answers"] == used["calls"]
+        assert used["prompt_tokens"] > 0 and used["cost"] > 0
+    line = json.loads((tmp_path / "a" / "results.jsonl").read_text().splitlines()[0])
+    assert (
+        line["bot_stats"]["llm:random"]["completion_tokens"]
+        == 20 * (line["bot_stats"]["llm:random"]["answers"])
+    )
+    with pytest.raises(BadOptions, match="no such profile file"):
+        run_arena(ArenaConfig(game="sucker", bots=("llm:nobody",), out=tmp_path / "b"))

@@ -3,10 +3,11 @@
 Built in: `random` (uniform legal actions), `default` (the seat's default action, what a
 seat in civil disorder does), `heuristic` (a per-game player from
 `parley.agents.heuristics`), and `negotiator` / `opportunist` (players that make deals in
-press, from `parley.agents.negotiation`). A name of the form `package.module:attribute`
-imports a bot class or factory, so worker processes can build bots that were never
-registered there. The interface itself is `parley.agents.protocol`, re-exported here; how
-each answers a proposed draw is `parley.agents.draws`.
+press, from `parley.agents.negotiation`). `llm:PROFILE` is a chat model played through
+the endpoint its profile names (`parley.agents.bench`). A name of the form
+`package.module:attribute` imports a bot class or factory, so worker processes can build
+bots that were never registered there. The interface itself is `parley.agents.protocol`,
+re-exported here; how each answers a proposed draw is `parley.agents.draws`.
 """
 
 from __future__ import annotations
@@ -96,6 +97,12 @@ def bot_names(rules: Rules[Any, Any] | None = None) -> list[str]:
 def make_bot(name: str, rules: Rules[Any, Any]) -> Bot:
     """The bot called `name` for this game; BadOptions naming the known bots otherwise."""
     name = name.strip()
+    if name.startswith("llm:"):
+        # A chat model, named by its profile (parley.agents.bench.profile); imported here
+        # so that the registry loads without the model client.
+        from .bench.model import llm_bot
+
+        return llm_bot(name[len("llm:") :], rules)
     if ":" in name:
         return _imported_bot(name, rules)
     try:

@@ -37,7 +37,6 @@ from typing import Any
 from parley.kernel import JSON, Rng, Rules, Viewer, replay
 
 from ..arena.play import GameResult
-from .players import player_name
 
 RESAMPLES = 2000
 
@@ -58,7 +57,7 @@ class GameFacts:
 
 def game_facts(rules: Rules[Any, Any], result: GameResult) -> GameFacts:
     """One finished game's facts, its record replayed for centres and promises."""
-    players = [player_name(b) for b in result.lineup]
+    players = list(result.lineup)
     winners = [int(w) for w in result.outcome["winners"]]
     points = [1.0 / len(winners) if seat in winners else 0.0 for seat in range(len(players))]
     facts = GameFacts(
@@ -66,7 +65,7 @@ def game_facts(rules: Rules[Any, Any], result: GameResult) -> GameFacts:
         players=players,
         points=points,
         capped=result.capped,
-        stats={player_name(b): dict(v) for b, v in result.bot_stats.items()},
+        stats={b: dict(v) for b, v in result.bot_stats.items()},
         promises=[{"made": 0, "kept": 0, "broken": 0, "open": 0} for _ in players],
     )
     if result.path is None:

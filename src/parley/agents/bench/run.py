@@ -23,7 +23,6 @@ from ..arena.folder import holds_run
 from ..arena.play import GameResult, resolve_rules
 from ..bots import make_bot
 from . import metrics
-from .players import arena_name
 from .profile import FOLDER_ENV, PREFIX, Profile, load_profile
 from .report import write_leaderboard, write_report
 
@@ -113,7 +112,7 @@ def run_bench(
         workers = min((p.concurrency for p in profiles.values()), default=1)
     arena = ArenaConfig(
         game=config.game,
-        bots=tuple(arena_name(p) for p in config.players),
+        bots=config.players,  # `llm:NAME` is a bot the arena knows (parley.agents.bots)
         games=config.games,
         workers=workers,
         seed=config.seed,
