@@ -68,3 +68,33 @@ def test_a_game_page_is_accessible_to_its_player_and_its_spectator(
         counts = assert_accessible(page, f"{game} as {role}")
         record(screenshots, f"{game} {role}", counts)
         page.screenshot(path=str(screenshots / f"{game}-wide-{role}.png"))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_played_on_by_bots_is_accessible_to_its_spectator(
+    people: People, screenshots: Path, game: str
+) -> None:
+    """Later in a game: long event lists, chat and the history of the game, as a spectator
+    sees them once the bots have played a while."""
+    server = people.server
+    host = account(server, "a11y_bots_")
+    body = {
+        "game": game,
+        "name": f"Bots {game}",
+        "period_seconds": 86400,
+        "seed": 5,
+        "host_role": "spectator",
+    }
+    game_id = server.api("POST", "/api/games", host.token, json=body)["id"]
+    server.api("POST", f"/api/games/{game_id}/start", host.token, json={"fill_with": "heuristic"})
+    page = open_as(people, host, f"/#/game/{game_id}", *WIDE)
+    expect(page.locator(DRAWN[game]).first).to_be_visible()
+    # Bounded: the bots play on the server while the page follows.
+    page.wait_for_function(
+        "() => Number(document.querySelector('#board')?.dataset.stateId ?? 0) >= 12",
+        timeout=60_000,
+    )
+    settle(page)
+    counts = assert_accessible(page, f"{game} played on, as a spectator")
+    record(screenshots, f"{game} spectator later", counts)
+    page.screenshot(path=str(screenshots / f"{game}-wide-later.png"))

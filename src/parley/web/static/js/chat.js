@@ -27,7 +27,7 @@ export class ChatPanel {
     this.el = h("div", { class: "chat" });
     this.channelBar = h("div", { class: "channels", id: "channels" });
     this.extras = h("div", { class: "chat-extras" });
-    this.list = h("ol", { class: "messages", id: "messages", "aria-live": "polite" });
+    this.list = h("ol", { class: "messages", id: "messages", "aria-live": "polite", tabindex: 0, "aria-label": "messages" });
     this.input = h("textarea", { id: "chat-input", rows: 2, maxlength: 2000, placeholder: "Write a message… (Enter sends, Shift+Enter for a new line)" });
     this.input.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.shiftKey) {

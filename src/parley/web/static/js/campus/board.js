@@ -577,7 +577,8 @@ export class CampusBoard {
       h("h3", {}, "What happened"),
       h(
         "ol",
-        { class: "cc-event-list", id: "cc-event-list" },
+        // A list that scrolls is reachable by keyboard, so it can be scrolled without a mouse.
+        { class: "cc-event-list", id: "cc-event-list", tabindex: 0, "aria-label": "what happened" },
         items.map((e) => h("li", { class: ["cc-event", `cc-event-${e.kind}`], dataset: { kind: e.kind } }, e.seat !== null && e.seat !== undefined ? h("span", { class: "swatch", style: { background: this.seatColour(e.seat) } }) : null, e.text)),
       ),
     );
