@@ -295,8 +295,10 @@ export class GameView {
       get state() {
         return (view.history && view.history.shown()) || view.state;
       },
+      // ... and the record up to that moment.
       get entries() {
-        return view.entryList();
+        const past = view.history && view.history.shown();
+        return past ? view.entryList().filter((e) => e.seq < past.seq) : view.entryList();
       },
       get you() {
         return view.you;
@@ -800,7 +802,7 @@ export class GameView {
         "div",
         { class: "card game-over-card" },
         body,
-        h("div", { class: "row" }, h("button", { type: "button", onClick: () => { this.overDismissed = true; this.showOver(); } }, "Look at the board"), h("a", { class: "button primary", href: "#/" }, "Back to the lobby")),
+        h("div", { class: "row" }, h("button", { type: "button", onClick: () => { this.overDismissed = true; this.showOver(); } }, "Look at the board"), this.history ? h("button", { type: "button", id: "over-history", onClick: () => { this.overDismissed = true; this.showOver(); this.history.back(); } }, "Step back through the game") : null, h("a", { class: "button primary", href: "#/" }, "Back to the lobby")),
       ),
     );
     this.overEl.hidden = false;
