@@ -343,24 +343,45 @@ def _sucker() -> Any:
 def test_the_arena_plays_a_model_by_its_profile(
     endpoints: Endpoints, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import jsonschema_rs
+
     from parley.agents.arena import ArenaConfig, run_arena
+    from parley.agents.export import decision_schema, decisions
 
     folder = profiles(tmp_path / "profiles", endpoints.url)
     monkeypatch.setenv("PARLEY_BENCH_PROFILES", str(folder))  # where llm:NAME is found
     report = run_arena(
         ArenaConfig(
-            game="sucker", bots=("llm:random", "heuristic"), games=3, seed=1, out=tmp_path / "a"
+            game="sucker", bots=("llm:heuristic", "random"), games=3, seed=1, out=tmp_path / "a"
         )
     )
-    assert report.standings.tallies["llm:random"].seats == 6
+    assert report.standings.tallies["llm:heuristic"].seats == 6
     for result in report.results:
-        used = result.bot_stats["llm:random"]
+        used = result.bot_stats["llm:heuristic"]
         assert used["decisions"] > 0 and used["answers"] == used["calls"]
         assert used["prompt_tokens"] > 0 and used["cost"] > 0
+        # Per decision, in the record: what each cost, summing to the game's totals.
+        assert result.path is not None
+        record = json.loads(Path(result.path).read_text(encoding="utf-8"))
+        usage = record["usage"]
+        assert len(usage) == used["decisions"]
+        assert sum(u["prompt_tokens"] for u in usage) == used["prompt_tokens"]
+        assert sum(u["cost"] for u in usage) == pytest.approx(used["cost"])
+        assert all(u["model"] == "scripted-heuristic" and not u["defaulted"] for u in usage)
+        # The dataset export carries each model decision's usage and its words.
+        lines = list(decisions(record, f"game-{result.index}"))
+        mine = [d for d in lines if record["players"][d.seat] == "llm:heuristic"]
+        assert len(mine) >= len(usage)  # its prisoners' moves out of turn are its own too
+        with_usage = [d for d in mine if d.usage is not None]
+        assert len(with_usage) == len(usage)
+        assert all(d.reasoning == ["as the heuristic"] for d in with_usage)
+        assert all(d.usage is None for d in lines if d not in mine)
+        for d in with_usage[:3]:
+            jsonschema_rs.validate(decision_schema(), d.to_json())
     line = json.loads((tmp_path / "a" / "results.jsonl").read_text().splitlines()[0])
     assert (
-        line["bot_stats"]["llm:random"]["completion_tokens"]
-        == 20 * (line["bot_stats"]["llm:random"]["answers"])
+        line["bot_stats"]["llm:heuristic"]["completion_tokens"]
+        == 20 * (line["bot_stats"]["llm:heuristic"]["answers"])
     )
     with pytest.raises(BadOptions, match="no such profile file"):
         run_arena(ArenaConfig(game="sucker", bots=("llm:nobody",), out=tmp_path / "b"))

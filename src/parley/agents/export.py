@@ -72,6 +72,7 @@ class Decision:
     players: list[str] = field(default_factory=list)
     options: dict[str, JSON] = field(default_factory=dict)
     outcome: dict[str, JSON] | None = None
+    usage: dict[str, JSON] | None = None  # a chat model's requests, tokens and cost
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {
@@ -95,6 +96,8 @@ class Decision:
         }
         if self.reasoning is not None:
             out["reasoning"] = list(self.reasoning)
+        if self.usage is not None:
+            out["usage"] = dict(self.usage)
         return out
 
     @staticmethod
@@ -123,6 +126,7 @@ class Decision:
                 players=[str(p) for p in obj["players"]],
                 options=dict(obj["options"]),
                 outcome=obj.get("outcome"),
+                usage=None if obj.get("usage") is None else dict(obj["usage"]),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise RecordError(f"a decision line is malformed: {err!r}") from None
@@ -148,6 +152,18 @@ def _notes_by_decision(record: Mapping[str, Any]) -> dict[tuple[int, int], list[
     return out
 
 
+def _usage_by_decision(record: Mapping[str, Any]) -> dict[tuple[int, int], dict[str, JSON]]:
+    """A record's per-decision model usage by (seat, state_id); `usage` is optional."""
+    out: dict[tuple[int, int], dict[str, JSON]] = {}
+    for entry in record.get("usage") or ():
+        try:
+            key = (int(entry["seat"]), int(entry["state_id"]))
+        except (KeyError, TypeError, ValueError):
+            raise RecordError(f"a usage entry of the record is malformed: {entry!r}") from None
+        out[key] = {k: v for k, v in entry.items() if k not in ("seat", "state_id")}
+    return out
+
+
 def _admits(press: Mapping[str, Any], viewer: Viewer) -> bool:
     to = press.get("to")
     if to is None or viewer.omniscient:
@@ -165,6 +181,7 @@ def decisions(
     # The game's start as the record gives it: its set-up, or its position and script.
     match: Match[Any, Any] = replay(rules, {**record, "entries": []})
     notes = _notes_by_decision(record) if opts.reasoning else {}
+    usage = _usage_by_decision(record)
     outcome = record.get("outcome")
     # Press since each seat's previous decision (received, sent), as each viewer may see it.
     pending: list[dict[str, Any]] = []
@@ -213,6 +230,7 @@ def decisions(
                 players=list(match.players),
                 options=dict(match.options),
                 outcome=outcome,
+                usage=usage.get((seat, state_id)),
             )
         else:
             try:

@@ -231,6 +231,7 @@ def play_game(task: GameTask) -> GameResult:
     outcome = match.outcome()
     assert outcome is not None, "every surviving seat voted for the draw"
     record = match.to_json()
+    _add_usage(record, bots.values())
     entries = json.dumps(record.get("entries"), sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(entries.encode("utf-8")).hexdigest()[:16]
     path: str | None = None
@@ -260,6 +261,24 @@ def play_game(task: GameTask) -> GameResult:
         record=None if task.out_dir is not None else record,
         digest=digest,
     )
+
+
+def _add_usage(record: dict[str, JSON], bots: Any) -> None:
+    """Put the per-decision usage of bots that report it (chat models) into the record:
+    `usage` (requests, tokens, cost per seat and state id) and the model's words as private
+    `notes`, as the server keeps an agent's reasoning, for the dataset export."""
+    usage = [e for bot in bots if callable(getattr(bot, "usage", None)) for e in bot.usage()]
+    if not usage:
+        return
+    usage.sort(key=lambda e: (int(e["state_id"]), int(e["seat"])))
+    notes = [
+        {"seat": e["seat"], "state_id": e["state_id"], "text": e["reasoning"]}
+        for e in usage
+        if e.get("reasoning")
+    ]
+    record["usage"] = [{k: v for k, v in e.items() if k != "reasoning"} for e in usage]
+    if notes:
+        record["notes"] = [*list(record.get("notes") or []), *notes]
 
 
 def _out_of_turn(

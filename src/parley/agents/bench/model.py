@@ -96,6 +96,14 @@ class LLMBot:
         )
         self.http = httpx.Client(timeout=profile.timeout_seconds)
         self.counts: dict[str, float] = dict.fromkeys(COUNTERS, 0)
+        self.log: list[dict[str, Any]] = []  # per decision: its usage, and the model's words
+
+    def usage(self) -> list[dict[str, Any]]:
+        """Per decision (seat, state id): requests, tokens, cost, refused answers, default.
+
+        The arena writes these into the game's record (`usage`), and the model's words
+        into its `notes` (private reasoning), which the dataset export reads."""
+        return [dict(entry) for entry in self.log]
 
     def stats(self) -> dict[str, float]:
         """What this bot did in its game (the arena collects it into the game's result)."""
@@ -120,12 +128,31 @@ class LLMBot:
         ]
         said: list[Say] = []
         tools = TOOLS if decision.press else TOOLS[:1]
+        before = dict(self.counts)
+        words: list[str] = []
+        entry: dict[str, Any] = {"seat": seat, "state_id": match.state_id, "player": self.name}
+        self.log.append(entry)
+
+        def close(defaulted: bool) -> None:
+            for key in ("calls", "answers", "invalid", "prompt_tokens", "completion_tokens"):
+                entry[key] = int(self.counts[key] - before[key])
+            entry["cost"] = round(self.counts["cost"] - before["cost"], 10)
+            entry["defaulted"] = defaulted
+            entry["model"] = self.profile.model
+            if words:
+                entry["reasoning"] = "\n".join(words)[:8000]
+
         for _ in range(tries):
             message = self._ask(messages, tools)
             if message is None:
                 break
             messages.append({k: v for k, v in message.items() if v is not None})
             args, refusal = self._read(message, said, messages)
+            thought = str(message.get("content") or "").strip()
+            if isinstance(args, dict) and isinstance(args.get("reasoning"), str):
+                thought = (thought + "\n" + args["reasoning"]).strip()
+            if thought:
+                words.append(thought)
             try:
                 if args is None:
                     raise ValueError(refusal or "no submit_action call and no action in words")
@@ -142,7 +169,9 @@ class LLMBot:
                 )
                 continue
             self.counts["press"] += len(said)
+            close(False)
             return Reply(action, press=tuple(said))
+        close(True)
         self.counts["defaulted"] += 1
         self.counts["press"] += len(said)
         return Reply(rules.default_action(match.state, seat), press=tuple(said))
