@@ -385,3 +385,22 @@ def test_the_arena_plays_a_model_by_its_profile(
     )
     with pytest.raises(BadOptions, match="no such profile file"):
         run_arena(ArenaConfig(game="sucker", bots=("llm:nobody",), out=tmp_path / "b"))
+
+
+def test_parley_bench_on_the_command_line(endpoints: Endpoints, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from parley.cli import app
+
+    folder = profiles(tmp_path / "profiles", endpoints.url)
+    out = tmp_path / "run"
+    args = ["bench", "sucker", "--players", "llm:random,heuristic", "--games", "2"]
+    args += ["--profiles", str(folder), "--out", str(out), "--workers", "1"]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert "llm:random" in done.output and "leaderboard.json" in done.output
+    assert (out / "leaderboard.json").is_file() and (out / "report.html").is_file()
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 2 and "holds a run already" in again.output
+    missing = CliRunner().invoke(app, [*args[:3], "llm:absent", "--out", str(tmp_path / "x")])
+    assert missing.exit_code == 2 and "no such profile file" in missing.output

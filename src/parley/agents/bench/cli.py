@@ -92,26 +92,30 @@ def _fig(row: dict[str, object], name: str, digits: int = 3) -> str:
     if not isinstance(fig, dict):
         return "-"
     low, high = fig["ci95"]
-    return f"{fig['value']:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+    edge = max(digits - 1, 0)
+    return f"{fig['value']:.{digits}f} ({low:.{edge}f}-{high:.{edge}f})"
 
 
 def _print(report: BenchReport) -> None:
     board = report.leaderboard
+    score = str(board["score"])
+    columns = [("win share (95%)", "win_share", 3)]
+    if score != "win_share":
+        columns.append((f"{score} (95%)", score, 3))
+    columns += [("invalid", "invalid_rate", 2), ("betrayal", "betrayal_rate", 2)]
+    columns.append(("tokens/game", "tokens_per_game", 0))
+    rows = [r for r in board["players"] if isinstance(r, dict)]
+    # Columns nobody has a figure in (bots only: no invalid answers, no tokens) are left out.
+    shown = [c for c in columns if any(isinstance(r.get(c[1]), dict) for r in rows)]
     table = Table(title=f"{board['title']}: {board['games']} games, seed {board['seed']}")
-    for column in ("player", "seats", "win share", "score", "invalid", "betrayal", "tokens/game"):
-        table.add_column(column)
-    for row in board["players"]:
-        assert isinstance(row, dict)
-        table.add_row(
-            str(row["player"]),
-            str(row["seats"]),
-            _fig(row, "win_share"),
-            _fig(row, str(board["score"])),
-            _fig(row, "invalid_rate"),
-            _fig(row, "betrayal_rate"),
-            _fig(row, "tokens_per_game", 0),
-        )
+    table.add_column("player", no_wrap=True)
+    table.add_column("seats", justify="right")
+    for title, _, _ in shown:
+        table.add_column(title, justify="right")
+    for row in rows:
+        cells = [_fig(row, name, digits) for _, name, digits in shown]
+        table.add_row(str(row["player"]), str(row["seats"]), *cells)
     console.print(table)
     if report.resumed:
         console.print(f"{report.resumed} games were finished already and kept")
-    console.print(f"wrote {report.out / LEADERBOARD} and {report.out / REPORT}")
+    console.print(f"wrote {report.out / LEADERBOARD} and {report.out / REPORT}", soft_wrap=True)
