@@ -34,6 +34,7 @@ from .api import meta as meta_api
 from .api import metrics as metrics_api
 from .api import notify as notify_api
 from .api import play as play_api
+from .api import sandbox as sandbox_api
 from .api import standing as standing_api
 from .api import users as users_api
 from .api.hot import HotActions
@@ -202,6 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(account_api.router)
     app.include_router(notify_api.router)
     app.include_router(metrics_api.router)
+    app.include_router(sandbox_api.router)
     _add_error_handlers(app)
     _add_static(app, settings.static_dir or PACKAGED_STATIC)
     app.add_middleware(HotActions, error_response=known_error_response)  # inside BodyLimit

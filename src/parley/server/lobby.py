@@ -86,7 +86,7 @@ class Lobby:
 
     # --- creating and finding -------------------------------------------------------
 
-    def create(self, user: UserRecord, req: CreateGame) -> GameOut:
+    def create(self, user: UserRecord, req: CreateGame, *, sandbox: bool = False) -> GameOut:
         rules = games.find(req.game)
         spec = rules.spec
         position: dict[str, Any] | None = None
@@ -127,6 +127,7 @@ class Lobby:
             seed=seed,
             seed_source=seed_source,
             position=position,
+            sandbox=sandbox,
             players=(),
             seq=0,
             version=1,

@@ -260,6 +260,11 @@ class GameOut(BaseModel):
         description="the game starts from a position its host gave (the host knows it whole, "
         "hidden parts included), not from the game's set-up",
     )
+    sandbox: bool = Field(
+        default=False,
+        description="a sandbox: its host plays every seat, switching between them; never "
+        "listed for others, no bots, no deadlines worth the name (see /api/sandbox)",
+    )
     negotiation: NegotiationOut | None = None
     created_at: float
     started_at: float | None

@@ -91,8 +91,8 @@ class Automation:
 
     def __call__(self, txn: Txn) -> None:
         match = txn.live.match
-        if match is None or txn.status is not GameStatus.ACTIVE:
-            return
+        if match is None or txn.status is not GameStatus.ACTIVE or txn.row.sandbox:
+            return  # a sandbox's owner plays every seat: nobody acts for them
         self._answer_draws(txn)
         if talk.open_rounds(txn):
             self._negotiate(txn)  # press only: actions wait for the rounds to end

@@ -239,6 +239,7 @@ def _game(row: Game) -> GameRecord:
         talk_round=row.talk_round,
         seed_source=SeedSource(row.seed_source) if row.seed_source is not None else None,
         position=row.position,
+        sandbox=bool(row.sandbox),
     )
 
 
@@ -292,6 +293,7 @@ def insert_game(s: Session, game: GameRecord) -> None:
             talk_round=game.talk_round,
             seed_source=game.seed_source.value if game.seed_source is not None else None,
             position=game.position,
+            sandbox=game.sandbox,
         )
     )
     s.flush()

@@ -118,6 +118,7 @@ class GameRecord:
     talk_round: int = 0  # the round on at `talk_state` (past talk_rounds: orders are open)
     seed_source: SeedSource | None = None  # None: a game from before it was recorded
     position: dict[str, Any] | None = None  # where the game starts; None: the set-up
+    sandbox: bool = False  # its host plays every seat (see parley.server.sandbox)
 
     @property
     def talking(self) -> int:

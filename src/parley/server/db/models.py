@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -83,6 +84,8 @@ class Game(Base):
     seed_source: Mapped[str | None] = mapped_column(String(16))
     # The position a game started from (the game's position format); NULL: its set-up.
     position: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # A sandbox: its host plays every seat (see parley.server.sandbox).
+    sandbox: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
 
 
 class Member(Base):
