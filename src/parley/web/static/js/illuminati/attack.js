@@ -5,7 +5,7 @@
 import { h } from "../dom.js";
 import { seatName } from "./notation.js";
 
-const TERMS = {
+export const TERMS = {
   power: "attacking power",
   aid: "aid",
   defence: "defence",

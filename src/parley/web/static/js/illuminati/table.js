@@ -8,6 +8,7 @@ import { dialog, fill, formatDuration, h, toast } from "../dom.js";
 import { leaves } from "../options.js";
 import { drawAttack, lastResult } from "./attack.js";
 import { cardFace, specialCard } from "./cards.js";
+import { bankLine, lastAttackBox, moveQuestionPanel } from "./results.js";
 import { readAction, seatName } from "./notation.js";
 import { drawStructure } from "./structure.js";
 
@@ -189,6 +190,10 @@ export class IlluminatiTable {
       if (a.aids.includes(name)) classes.push("il-aiding");
     }
     if (this.detail === name) classes.push("il-selected");
+    // The move asked about: its group, and the cards it would lose, marked on the board.
+    const q = v.move_question;
+    if (q && q.group === name) classes.push("il-moving");
+    if (q && q.lost.includes(name)) classes.push("il-would-lose");
     const tap = this.tapFor(name);
     if (tap) classes.push("il-target");
     const out = { class: classes, onClick: tap || (() => this.showDetail(name)) };
@@ -431,6 +436,7 @@ export class IlluminatiTable {
         ` cards · dead pile ${v.dead.length}`,
       ),
     );
+    if (v.bank) parts.push(bankLine(v.bank));
     for (const note of v.notes || []) parts.push(h("div", { class: "il-note small", dataset: { note: "1" } }, note));
     fill(this.status, parts);
   }
@@ -442,7 +448,15 @@ export class IlluminatiTable {
       return;
     }
     const last = lastResult(v, this.memo);
-    fill(this.attackEl, last ? h("div", { class: "il-result", id: "il-result" }, h("div", { class: "small muted" }, last.head), h("strong", {}, last.text)) : null);
+    // A move waiting for its mover's yes or no comes first: it is what the table waits for.
+    const q = v.move_question;
+    const answers = q ? this.acts.filter((a) => a.kind === "accept" || a.kind === "decline") : [];
+    fill(
+      this.attackEl,
+      q ? moveQuestionPanel(q, (s) => this.who(s), answers, (text) => this.act(text)) : null,
+      last ? h("div", { class: "il-result", id: "il-result" }, h("div", { class: "small muted" }, last.head), h("strong", {}, last.text)) : null,
+      v.last_attack ? lastAttackBox(v.last_attack, (s) => this.who(s)) : null,
+    );
   }
 
   drawCentre() {
