@@ -5,6 +5,7 @@ violation."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -53,3 +54,11 @@ def assert_accessible(page: Page, where: str) -> dict[str, int]:
     blocking = [v for v in violations if v["impact"] in BLOCKING]
     assert not blocking, f"{where}: {blocking}"
     return counts(violations)
+
+
+def record(screenshots: Path, page_name: str, counts: dict[str, int]) -> None:
+    """Keep a page's counts in artifacts/a11y-counts.json (beside the screenshots)."""
+    out = screenshots.parent / "a11y-counts.json"
+    known = json.loads(out.read_text()) if out.exists() else {}
+    known[page_name] = counts
+    out.write_text(json.dumps(known, indent=1, sort_keys=True))

@@ -5,12 +5,11 @@ violation; the counts per page are written to artifacts/a11y-counts.json."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
-from tests.web.axe import assert_accessible
+from playwright.sync_api import Page, expect
+from tests.web.axe import assert_accessible, record
 from tests.web.conftest import People
 from tests.web.pages import settle
 from tests.web.tables import DRAWN, GAMES, account, open_as, started
@@ -18,40 +17,41 @@ from tests.web.tables import DRAWN, GAMES, account, open_as, started
 pytestmark = pytest.mark.browser
 
 WIDE = (1366, 900)
+PHONE = (390, 844)
 
 
-def record(screenshots: Path, page_name: str, counts: dict[str, int]) -> None:
-    out = screenshots.parent / "a11y-counts.json"
-    known = json.loads(out.read_text()) if out.exists() else {}
-    known[page_name] = counts
-    out.write_text(json.dumps(known, indent=1, sort_keys=True))
-
-
+@pytest.mark.parametrize("size", [WIDE, PHONE], ids=["wide", "phone"])
 def test_sign_in_lobby_create_and_manual_pages_are_accessible(
-    people: People, screenshots: Path
+    people: People, screenshots: Path, size: tuple[int, int]
 ) -> None:
     server = people.server
-    page = open_as(people, None, "/", *WIDE)
+    width = size[0]
+
+    def check(page: Page, name: str) -> None:
+        record(screenshots, f"{name} @{width}", assert_accessible(page, f"{name} at {width} px"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, name
+
+    page = open_as(people, None, "/", *size)
     expect(page.locator("#signin-submit")).to_be_visible()
-    record(screenshots, "sign-in", assert_accessible(page, "sign-in"))
+    check(page, "sign-in")
 
     me = account(server, "a11y_")
-    lobby = open_as(people, me, "/", *WIDE)
+    lobby = open_as(people, me, "/", *size)
     expect(lobby.locator("#create-card form")).to_be_visible()
-    record(screenshots, "lobby", assert_accessible(lobby, "lobby"))
+    check(lobby, "lobby")
     for game in GAMES:
         lobby.select_option("#create-type", game)
-        record(screenshots, f"create {game}", assert_accessible(lobby, f"create form ({game})"))
+        check(lobby, f"create {game}")
 
-    manual = open_as(people, me, "/#/manual", *WIDE)
+    manual = open_as(people, me, "/#/manual", *size)
     expect(manual.locator("#manual section").first).to_be_visible()
-    record(screenshots, "manual", assert_accessible(manual, "manual"))
+    check(manual, "manual")
 
     body = {"game": "sucker", "name": "Waiting", "period_seconds": 3600}
     waiting_id = server.api("POST", "/api/games", me.token, json=body)["id"]
-    room = open_as(people, me, f"/#/game/{waiting_id}", *WIDE)
+    room = open_as(people, me, f"/#/game/{waiting_id}", *size)
     expect(room.locator("#waiting-room")).to_be_visible()
-    record(screenshots, "waiting room", assert_accessible(room, "waiting room"))
+    check(room, "waiting room")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -66,7 +66,7 @@ def test_a_game_page_is_accessible_to_its_player_and_its_spectator(
         expect(page.locator(DRAWN[game]).first).to_be_visible()
         settle(page)
         counts = assert_accessible(page, f"{game} as {role}")
-        record(screenshots, f"{game} {role}", counts)
+        record(screenshots, f"{game} {role} @1366", counts)
         page.screenshot(path=str(screenshots / f"{game}-wide-{role}.png"))
 
 
@@ -96,5 +96,5 @@ def test_a_game_played_on_by_bots_is_accessible_to_its_spectator(
     )
     settle(page)
     counts = assert_accessible(page, f"{game} played on, as a spectator")
-    record(screenshots, f"{game} spectator later", counts)
+    record(screenshots, f"{game} spectator later @1366", counts)
     page.screenshot(path=str(screenshots / f"{game}-wide-later.png"))

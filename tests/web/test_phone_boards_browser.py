@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from tests.web.axe import assert_accessible
+from tests.web.axe import assert_accessible, record
 from tests.web.conftest import People
 from tests.web.pages import settle
 from tests.web.tables import BOARD, DRAWN, GAMES, account, open_as, started
@@ -75,7 +75,8 @@ def test_a_game_fits_a_phone_with_its_menu_clock_and_board(
         page.click(f"{box}-zoom-fit")
         assert page.evaluate(BOX, svg) == pytest.approx(fitted, abs=1)
 
-    assert_accessible(page, f"{game} as a player at {WIDTH} px")
+    counts = assert_accessible(page, f"{game} as a player at {WIDTH} px")
+    record(screenshots, f"{game} player @{WIDTH}", counts)
     page.screenshot(path=str(screenshots / f"{game}-phone-player.png"), full_page=True)
 
     spectator = open_as(people, watcher, f"/#/game/{game_id}", WIDTH, HEIGHT)
@@ -84,5 +85,6 @@ def test_a_game_fits_a_phone_with_its_menu_clock_and_board(
     assert page_width(spectator) <= WIDTH
     on_screen(spectator, "#clock")
     on_screen(spectator, "#menu-button")
-    assert_accessible(spectator, f"{game} as a spectator at {WIDTH} px")
+    counts = assert_accessible(spectator, f"{game} as a spectator at {WIDTH} px")
+    record(screenshots, f"{game} spectator @{WIDTH}", counts)
     spectator.screenshot(path=str(screenshots / f"{game}-phone-spectator.png"), full_page=True)
