@@ -14,6 +14,7 @@ from typing import Any
 from parley.kernel import JSON
 
 LEADERBOARD = "leaderboard.json"
+SCORES = {"win_share": "win share", "sos": "sum-of-squares score"}
 REPORT = "report.html"
 
 
@@ -53,6 +54,10 @@ def _interval_plot(
     if chance is not None:
         axes.axvline(chance, linestyle="--", color="tab:red", linewidth=1, label="equal play")
         axes.legend(loc="lower right")
+    # From zero: a share or a count is read against nothing, not against its neighbours.
+    top = max(float(r[figure_name]["ci95"][1]) for r in shown)
+    top = max(top, chance or 0.0)
+    axes.set_xlim(0, top * 1.15 if top > 0 else 1.0)
     axes.set_yticks(range(len(names)))
     axes.set_yticklabels(names)
     axes.set_ylim(-0.5, len(names) - 0.5)
@@ -112,7 +117,7 @@ def write_report(out: Path, board: Mapping[str, Any]) -> Path:
         if uri is not None:
             images.append(f'<h2>{e(label)}</h2><img alt="{e(label)}" src="{uri}">')
     title = f"Parley bench: {board['title']}"
-    ranked = e(str(board["score"]).replace("_", " "))
+    ranked = e(SCORES.get(str(board["score"]), str(board["score"])))
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
 <style>
