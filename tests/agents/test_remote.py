@@ -384,6 +384,13 @@ def test_what_the_model_is_shown_for_every_game(server: Server, game: str) -> No
     assert f"You are {d['seat_name']} (seat {d['seat']})" in text
     assert d["text"] in text and "Legal actions" in text
     assert all(f"- {o['id']}: {o['notation']}" in text for o in d["options"])
+    # Through MCP, the gateway's whole text: the rules, the public facts, how to propose.
+    from parley import briefing
+
+    assert briefing.primer(game) and briefing.primer(game) in text
+    assert d["primer"] == briefing.primer(game) and d["proposals"] in text
+    assert d["facts"] in text and (game not in ("diplomacy", "planets", "illuminati") or d["facts"])
+    assert re.search(r"Your answer is due in \d+ (seconds|minutes) \(at \d\d:\d\d:\d\d UTC\)", text)
     out = Path(__file__).resolve().parents[2] / "artifacts" / "decision-texts"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{game}.txt").write_text(text, encoding="utf-8")
