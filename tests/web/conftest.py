@@ -174,11 +174,19 @@ class People:
     outside: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
-    def page(self, width: int = 1366, height: int = 900, **options: Any) -> Any:
-        """A page in a new context; `options` go to the context (locale, timezone_id...)."""
+    def page(
+        self, width: int = 1366, height: int = 900, *, confirm: bool = False, **options: Any
+    ) -> Any:
+        """A page in a new context; `options` go to the context (locale, timezone_id...).
+
+        Without `confirm`, the person has turned off the questions the client asks before
+        actions that spend something (tests that are not about them play straight on).
+        """
         context = self.browser.new_context(
             viewport={"width": width, "height": height}, base_url=self.server.base, **options
         )
+        if not confirm:
+            context.add_init_script("localStorage.setItem('parley.confirm', 'off');")
         context.route("**/*", self._route)
         self.contexts.append(context)
         page = context.new_page()

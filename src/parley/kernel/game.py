@@ -246,6 +246,8 @@ class OptionNode:
     action: str | None = None
     children: tuple[OptionNode, ...] = ()
     each: bool = False
+    # A leaf that spends something for good: the question a client asks before sending it.
+    confirm: str | None = None
 
     def leaves(self) -> list[str]:
         if self.action is not None:
@@ -260,6 +262,8 @@ class OptionNode:
             out["children"] = [c.to_json() for c in self.children]
         if self.each:
             out["each"] = True
+        if self.confirm is not None:
+            out["confirm"] = self.confirm
         return out
 
 
@@ -393,6 +397,12 @@ class Rules(ABC, Generic[S, A]):
         """How long a server gives the current step when it is a short window (seconds), or
         None for the game's whole deadline. A timed-out window takes the default answer and
         counts as no missed decision. Must depend only on what every seat sees."""
+        return None
+
+    def confirm(self, state: S, seat: int, action: str) -> str | None:
+        """The question a client asks before sending `action` (a leaf of the seat's options,
+        in notation) when it spends something that cannot be taken back (an attack, a token);
+        None for no question. Servers put it on the leaf as `confirm`."""
         return None
 
     def standing_settings(self) -> Mapping[str, str]:

@@ -21,6 +21,7 @@ from parley.kernel import (
 
 from . import store, talk
 from .clock import Clock
+from .confirm import tag_confirms
 from .errors import BadRequest, Conflict, Forbidden, NotFound, StaleRevision, WrongStatus
 from .live import LiveGame, Tables, Txn
 from .press import check_press
@@ -217,6 +218,8 @@ class Play:
             seat = member.seat
             can_act = match.turn().can_act(seat) and live.row.status is GameStatus.ACTIVE
             tree = live.rules.options_tree(match.state, seat).to_json() if can_act else None
+            if tree is not None:
+                tag_confirms(live.rules, match.state, seat, tree)
             return OptionsOut(
                 game_id=game_id,
                 seat=seat,

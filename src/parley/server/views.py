@@ -12,6 +12,7 @@ from typing import Any
 
 from parley.kernel import SPECTATOR, ActionEntry, Match, Viewer
 
+from .confirm import tag_confirms
 from .errors import Forbidden, NotFound, WrongStatus
 from .live import LiveGame
 from .schemas import (
@@ -295,6 +296,7 @@ def state_dict(
     options: dict[str, Any] | None = None
     if with_options and can_act and seat is not None:
         options = live.rules.options_tree(match.state, seat).to_json()
+        tag_confirms(live.rules, match.state, seat, options)
     return {
         "game_id": live.row.id,
         "status": live.row.status.value,

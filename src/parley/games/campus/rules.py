@@ -29,7 +29,7 @@ from . import engine, view
 from .actions import NO_PICK, PASS, PICK_MAX, Action, Move, Pick
 from .board import check_seats, load_map
 from .notation import format_action, parse_action
-from .odds import attack_odds
+from .odds import attack_odds, sides, win_chance
 from .state import COLLEGES, NOBODY, CampusState, Phase, Settings
 
 ROUND_LIMIT = 60
@@ -186,6 +186,26 @@ class CampusRules(Rules[CampusState, Action]):
 
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return list(COLLEGES[:seats])
+
+    def confirm(self, state: CampusState, seat: int, action: str) -> str | None:
+        """An attack: the dice decide, and a lost one destroys the attacking unit."""
+        if state.phase is not Phase.MOVE or not action.startswith("move "):
+            return None
+        try:
+            move = parse_action(action, state.board)
+        except Exception:  # a leaf is the game's own notation; anything else asks nothing
+            return None
+        if not isinstance(move, Move):
+            return None
+        board = state.board
+        src, dst = board.index[move.src], board.index[move.dst]
+        if state.unit[dst] in (NOBODY, seat):
+            return None  # a move, a capture or a swap: no dice
+        chance = win_chance(*sides(state, seat, src, dst))
+        return (
+            f"Attack {board.label(dst)} from {board.label(src)}? "
+            f"{round(float(chance) * 100)}% to win; a lost attack destroys your unit."
+        )
 
     def alive(self, state: CampusState) -> frozenset[int]:
         return frozenset(state.survivors())

@@ -378,6 +378,12 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
             return float(seconds)
         return None
 
+    def confirm(self, state: IlluminatiState, seat: int, action: str) -> str | None:
+        """An attack announced uses one of the turn's two actions."""
+        if state.phase is Phase.MAIN and action.startswith("attack "):
+            return f"Announce it ({action})? It uses one of your two actions this turn."
+        return None
+
     def standing_settings(self) -> Mapping[str, str]:
         return {STANDING_PASS: "pass at once at the start of every other player's turn"}
 

@@ -146,6 +146,13 @@ class PlanetsRules(Rules[PlanetsState, Action]):
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return [view.colour(s).title() for s in range(seats)]
 
+    def confirm(self, state: PlanetsState, seat: int, action: str) -> str | None:
+        """An activation spends a command token for good."""
+        if action.startswith("activate "):
+            system = action.split(" ", 1)[1]
+            return f"Spend a command token to activate {system}?"
+        return None
+
     def clone(self, state: PlanetsState) -> PlanetsState:
         return state.clone()
 

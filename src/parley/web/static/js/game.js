@@ -12,6 +12,8 @@ import { HistoryBar } from "./history.js";
 import { LiveGame } from "./live.js";
 import { gameTypes, negotiationLabel, seedParagraph } from "./lobby.js";
 
+const CONFIRM_KEY = "parley.confirm";  // "off": send without the server's questions
+
 function errorText(err) {
   return (err && err.message) || String(err);
 }
@@ -243,8 +245,27 @@ export class GameView {
     return [...this.entries.values()].sort((a, b) => a.seq - b.seq);
   }
 
+  /**
+   * The server's question before this action (its leaf's `confirm`: an attack, a token
+   * spent), unless the player turned such questions off; null when there is none.
+   */
+  confirmFor(action) {
+    if (typeof action !== "string" || localStorage.getItem(CONFIRM_KEY) === "off") return null;
+    const stack = this.state && this.state.options ? [this.state.options] : [];
+    while (stack.length) {
+      const node = stack.pop();
+      if (node.action === action) return node.confirm || null;
+      if (node.children) stack.push(...node.children);
+    }
+    return null;
+  }
+
   /** Send an action; on failure shows the server's reason and rethrows. */
   async act(body) {
+    const question = this.confirmFor(body.action);
+    if (question && !(await confirmDialog("Are you sure?", question, "Yes, do it"))) {
+      throw new Error("cancelled");  // nothing sent; the board keeps the player's choice
+    }
     const req = { ...body };
     if (this.state && req.state_id === undefined) req.state_id = this.state.state_id;
     // The seat's revision: refused as stale if another tab changed the submission meanwhile.
@@ -557,6 +578,18 @@ export class GameView {
       if (this.you && this.you.host) items.push(item("menu-close", "Close the game for everyone", () => this.closeGame(), "danger"));
     }
     if (mySeat !== null) items.push(item("menu-notices", "Notices by e-mail or webhook…", () => notifyDialog(this.gameId)));
+    if (live && mySeat !== null) {
+      // Questions before actions that spend something (the server marks them): on unless
+      // turned off here, for every game in this browser.
+      items.push(
+        h(
+          "label",
+          { class: "menu-check" },
+          h("input", { type: "checkbox", id: "menu-confirm", checked: localStorage.getItem(CONFIRM_KEY) !== "off", onChange: (e) => (e.target.checked ? localStorage.removeItem(CONFIRM_KEY) : localStorage.setItem(CONFIRM_KEY, "off")) }),
+          " Ask before attacks and spending",
+        ),
+      );
+    }
     const ask = this.attention.menuItem(() => (this.header.menu.open = false));
     if (ask) items.push(ask);
     items.push(h("a", { href: "#/manual" }, "Manual"), h("a", { href: "#/" }, "Lobby"));
