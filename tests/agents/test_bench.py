@@ -38,6 +38,7 @@ class Endpoints:
     def __init__(self) -> None:
         self.current: dict[str, Match[Any, Any]] = {}  # the game being played
         self.requests = 0
+        self.last: dict[str, Any] = {}  # the last request's body
         self.heuristic: dict[str, Any] = {}  # one heuristic bot per game
         handler = self._handler()
         self.http = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -46,6 +47,7 @@ class Endpoints:
 
     def answer(self, policy: str, body: dict[str, Any]) -> dict[str, Any]:
         self.requests += 1
+        self.last = body
         prompt = body["messages"][1]["content"]
         options = OPTION.findall(prompt)
         rng = random.Random(hashlib.sha256(prompt.encode()).hexdigest())
@@ -404,3 +406,41 @@ def test_parley_bench_on_the_command_line(endpoints: Endpoints, tmp_path: Path) 
     assert again.exit_code == 2 and "holds a run already" in again.output
     missing = CliRunner().invoke(app, [*args[:3], "llm:absent", "--out", str(tmp_path / "x")])
     assert missing.exit_code == 2 and "no such profile file" in missing.output
+
+
+def test_a_profile_sets_what_is_sent_and_parley_agent_reads_one(
+    endpoints: Endpoints, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from parley.agents.remote.cli import _profile_endpoint
+    from parley.cli import app
+
+    folder = profiles(tmp_path / "profiles", endpoints.url)
+    monkeypatch.setenv("SCRIPTED_KEY", "k-123")
+    text = (
+        (folder / "random.toml")
+        .read_text(encoding="utf-8")
+        .replace('api_key_env = ""', 'api_key_env = "SCRIPTED_KEY"')
+    )
+    (folder / "random.toml").write_text(text, encoding="utf-8")
+    run_bench(
+        BenchConfig(
+            game="sucker", players=("llm:random",), seats=3, games=1, out=tmp_path / "run",
+            profiles=folder, workers=1, resamples=100,
+        )
+    )  # fmt: skip
+    body = endpoints.last
+    assert body["model"] == "scripted-random" and body["temperature"] == 0.0
+    assert body["max_tokens"] == 256 and body["tools"][0]["function"]["name"] == "submit_action"
+    endpoint = _profile_endpoint(str(folder / "random.toml"))
+    assert (endpoint.model, endpoint.api_key, endpoint.max_tokens) == (
+        "scripted-random",
+        "k-123",
+        256,
+    )
+    assert endpoint.headers() == {"Authorization": "Bearer k-123"}
+    done = CliRunner().invoke(app, ["agent", "G1", "--profile", str(tmp_path / "none.toml")])
+    assert done.exit_code == 2 and "no such profile file" in done.output
+    both = ["agent", "G1", "--profile", "x", "--base-url", "http://127.0.0.1:1", "--model", "m"]
+    assert "not both" in CliRunner().invoke(app, both).output

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
+
+if TYPE_CHECKING:
+    from .llm import Endpoint
 
 Transport = Literal["stdio", "http"]
 
@@ -101,13 +104,25 @@ def agent_command(
         str | None, typer.Option(help="the endpoint's key (or OPENAI_API_KEY)")
     ] = None,
     decisions: Annotated[int, typer.Option(min=1, help="stop after this many")] = 100_000,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            help="a model profile (NAME.toml or a path, as parley bench reads them): endpoint, "
+            "model, key variable, temperature, token limit; instead of the three above"
+        ),
+    ] = None,
 ) -> None:
     """Play a seat with any OpenAI-compatible chat model, through the agent gateway."""
     from .client import ParleyClient
     from .llm import Endpoint, LLMPlayer
 
     try:
-        endpoint = Endpoint.from_env(base_url, model, api_key)
+        if profile is not None:
+            if base_url or model:
+                raise ValueError("give --profile or --base-url/--model, not both")
+            endpoint = _profile_endpoint(profile)
+        else:
+            endpoint = Endpoint.from_env(base_url, model, api_key)
     except ValueError as err:
         raise _fail(str(err)) from err
 
@@ -129,3 +144,28 @@ def agent_command(
 
     final = asyncio.run(run())
     typer.echo(json.dumps(final, indent=2))
+
+
+def _profile_endpoint(name: str) -> Endpoint:
+    """The endpoint a bench profile names (ValueError saying what is wrong with it)."""
+    from pathlib import Path
+
+    from parley.kernel import ParleyError
+
+    from ..bench.profile import load_profile
+    from .llm import Endpoint
+
+    path = Path(name)
+    try:
+        found = (
+            load_profile(path.name, path.parent) if name.endswith(".toml") else load_profile(name)
+        )
+    except ParleyError as err:
+        raise ValueError(err.message) from None
+    return Endpoint(
+        found.base_url,
+        found.model,
+        found.api_key(),
+        temperature=found.temperature,
+        max_tokens=found.max_tokens,
+    )
