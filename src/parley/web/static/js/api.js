@@ -51,6 +51,10 @@ export const ROUTES = {
   stateAt: (id, seq) => ["GET", `/api/games/${enc(id)}/state?at=${enc(seq)}`],
   // Where each step (phase) of the game begins: [{state_id, seq}].
   steps: (id) => ["GET", `/api/games/${enc(id)}/steps`],
+  // Sandboxes: one user plays every seat of a position; a moment of a game as a position.
+  sandbox: () => ["POST", "/api/sandbox"],
+  sandboxSeat: (id) => ["POST", `/api/sandbox/${enc(id)}/seat`],
+  position: (id, seq) => ["GET", `/api/games/${enc(id)}/position${seq === undefined || seq === null ? "" : `?at=${enc(seq)}`}`],
   // Province names and kinds of a Diplomacy map (for maps without drawn geometry). Not
   // served yet: the client then draws a schematic from the provinces it has seen.
   mapInfo: null,
@@ -157,6 +161,9 @@ export const api = {
   draw: (id, accept) => call(ROUTES.draw(id), { accept }),
   stateAt: (id, seq) => (ROUTES.stateAt ? call(ROUTES.stateAt(id, seq)) : Promise.resolve(null)),
   steps: (id) => (ROUTES.steps ? call(ROUTES.steps(id)) : Promise.resolve(null)),
+  sandbox: (game, position, name) => call(ROUTES.sandbox(), name ? { game, position, name } : { game, position }),
+  sandboxSeat: (id, seat) => call(ROUTES.sandboxSeat(id), { seat }),
+  position: (id, seq) => call(ROUTES.position(id, seq)),
   mapInfo: (name) => (ROUTES.mapInfo ? call(ROUTES.mapInfo(name)).catch(() => null) : Promise.resolve(null)),
   /** A static file of the client (e.g. map geometry); null when it is not there. */
   staticJson: async (path) => {

@@ -9,6 +9,7 @@ import { byId, dialog, fill, formatDuration, formatPeriod, h, plural, s, toast }
 import { gameModule } from "./games.js";
 import { GenericBoard } from "./generic.js";
 import { HistoryBar } from "./history.js";
+import { sandboxMenu } from "./sandbox.js";
 import { LiveGame } from "./live.js";
 import { gameTypes, negotiationLabel, seedParagraph } from "./lobby.js";
 
@@ -592,6 +593,7 @@ export class GameView {
     }
     const ask = this.attention.menuItem(() => (this.header.menu.open = false));
     if (ask) items.push(ask);
+    items.push(...sandboxMenu(this, item));  // "continue from here"; a sandbox's seats
     items.push(h("a", { href: "#/manual" }, "Manual"), h("a", { href: "#/" }, "Lobby"));
     return items;
   }

@@ -5,6 +5,7 @@ import { byId, dialog, fill, h } from "./dom.js";
 import { GameView } from "./game.js";
 import { LobbyView, signInForm } from "./lobby.js";
 import { ManualView } from "./manual.js";
+import { SandboxView } from "./sandbox.js";
 
 let current = null;
 
@@ -110,6 +111,10 @@ async function route() {
   }
   if (parts[0] === "game" && parts[1]) {
     mount(new GameView(parts[1]));
+    return;
+  }
+  if (hash.split("?")[0].replace(/^\//, "") === "sandbox") {
+    mount(new SandboxView(new URLSearchParams(hash.split("?")[1] || "")));
     return;
   }
   mount(new LobbyView());
