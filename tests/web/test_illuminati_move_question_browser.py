@@ -77,11 +77,19 @@ def structure_of(server: Server, game_id: str, person: Person) -> dict[str, Any]
     }
 
 
+SCROLL = "(s) => document.querySelector(s).scrollIntoView({block: 'center'})"
+
+
 def shot(page: Page, selector: str, path: Path) -> None:
     """A picture of one element; the table redraws as news arrives, so the element is
     found afresh by its id and the picture is of its place on the screen."""
-    page.evaluate("(s) => document.querySelector(s).scrollIntoView({block: 'center'})", selector)
-    box = page.locator(selector).bounding_box()
+    box = None
+    for _ in range(5):  # bounded: a redraw may fall between finding it and measuring it
+        expect(page.locator(selector)).to_be_visible()
+        page.evaluate(SCROLL, selector)
+        box = page.locator(selector).bounding_box()
+        if box is not None:
+            break
     assert box is not None
     page.screenshot(path=str(path), clip=box)
 

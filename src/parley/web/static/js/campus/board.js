@@ -11,6 +11,7 @@ import { fill, h, plural, refill, s } from "../dom.js";
 import { SavedOrders } from "../drafts.js";
 import { leaves } from "../options.js";
 import { Zoom } from "../zoom.js";
+import { lastCombatBox } from "./results.js";
 
 // Okabe–Ito colours, told apart with most colour-vision deficiencies; each seat also has its
 // own stripe pattern, so no one depends on colour alone.
@@ -87,13 +88,14 @@ export class CampusBoard {
     this.controls = h("div", { class: "cc-controls", id: "cc-controls" });
     this.minigame = h("div", { class: "cc-minigame", id: "cc-minigame" });
     this.events = h("div", { class: "cc-events", id: "cc-events" });
+    this.combat = h("div", { class: "cc-combat" });
     this.players = h("div", { class: "cc-players", id: "cc-players" });
     el.append(
       h(
         "div",
         { class: "cc-board" },
         h("div", { class: "cc-main" }, this.status, this.zoom.bar, this.mapBox, this.controls),
-        h("div", { class: "cc-side" }, this.minigame, this.players, this.events),
+        h("div", { class: "cc-side" }, this.minigame, this.combat, this.players, this.events),
       ),
     );
   }
@@ -117,6 +119,7 @@ export class CampusBoard {
     this.drawMinigame();
     this.drawPlayers();
     this.drawEvents();
+    fill(this.combat, v.last_combat ? lastCombatBox(v.last_combat, (s) => this.who(s), (s) => this.name(s), (c) => this.sectorName(c)) : null);
   }
 
   unmount() {

@@ -7,6 +7,7 @@ import { fill, h, refill, s, titleCase } from "../dom.js";
 import { leaves } from "../options.js";
 import { Zoom } from "../zoom.js";
 import { centre, corners, planetSpot, viewBox } from "./galaxy.js";
+import { lastCombatBox } from "./results.js";
 
 const COLOURS = {
   red: "#d8413a",
@@ -91,6 +92,7 @@ export class PlanetsBoard {
     this.controls = h("div", { class: "pc-controls", id: "pc-controls" });
     this.explored = h("div", { class: "pc-explored", id: "pc-explored", "aria-live": "polite" });
     this.steps = h("div", { class: "pc-steps", id: "pc-steps" });
+    this.combat = h("div", { class: "pc-combat" });
     this.players = h("div", { class: "pc-players", id: "pc-players" });
     this.objectives = h("div", { class: "pc-objectives", id: "pc-objectives" });
     el.append(
@@ -98,7 +100,7 @@ export class PlanetsBoard {
         "div",
         { class: "pc-table" },
         this.status,
-        h("div", { class: "pc-main" }, h("div", { class: "pc-map-wrap" }, this.zoom.bar, this.map), h("div", { class: "pc-side" }, this.controls, this.explored, this.steps)),
+        h("div", { class: "pc-main" }, h("div", { class: "pc-map-wrap" }, this.zoom.bar, this.map), h("div", { class: "pc-side" }, this.controls, this.combat, this.explored, this.steps)),
         this.players,
         this.objectives,
       ),
@@ -112,6 +114,8 @@ export class PlanetsBoard {
     this.drawControls();
     this.drawExplored();
     this.drawSteps();
+    const fight = this.view().last_combat;
+    fill(this.combat, fight ? lastCombatBox(fight, (s) => this.colourOf(s), (c) => COLOURS[c] || "#999") : null);
     this.drawPlayers();
     this.drawObjectives();
   }

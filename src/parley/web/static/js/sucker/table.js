@@ -5,6 +5,7 @@
 import { dialog, fill, h, titleCase, toast } from "../dom.js";
 import { leaves } from "../options.js";
 import { formatProposal, readAction } from "./notation.js";
+import { lastCaptureBox } from "./results.js";
 
 // How each chip colour looks (presentation only; the colours' names come from the server).
 const CHIP_COLOURS = {
@@ -56,8 +57,9 @@ export class SuckerTable {
     this.dead = h("div", { class: "sls-dead", id: "dead-box" });
     this.players = h("div", { class: "sls-players", id: "sls-players" });
     this.controls = h("div", { class: "sls-controls", id: "sls-controls" });
+    this.capture = h("div", { class: "sls-capture" });
     el.append(
-      h("div", { class: "sls-table" }, this.status, h("div", { class: "felt" }, this.piles, this.dead), this.controls, this.players),
+      h("div", { class: "sls-table" }, this.status, h("div", { class: "felt" }, this.piles, this.dead), this.capture, this.controls, this.players),
     );
   }
 
@@ -70,6 +72,8 @@ export class SuckerTable {
     this.drawStatus();
     this.drawPiles();
     this.drawDead();
+    const last = this.view().last_capture;
+    fill(this.capture, last ? lastCaptureBox(last, chip) : null);
     this.drawControls();
     this.drawPlayers();
   }

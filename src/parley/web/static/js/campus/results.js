@@ -1,0 +1,35 @@
+// The last combat (`last_combat`, public, kept until the next one): each side's unit, its
+// die and roll, its bonus and total, and who won. Every number is the server's.
+
+import { h } from "../dom.js";
+
+const RESULT = { attacker_wins: "The attacker wins", defender_wins: "The defender wins (a tie defends)" };
+
+function side(role, f, who, sectorName) {
+  return h(
+    "div",
+    { class: "cc-fighter", dataset: { role, seat: f.seat, total: f.total } },
+    h("div", { class: "cc-fighter-who" }, h("strong", {}, who(f.seat)), ` ${role === "attacker" ? "from" : "in"} ${sectorName(f.sector)}`),
+    h(
+      "div",
+      { class: "cc-fighter-roll" },
+      h("span", { class: "die", title: `a ${f.die}-sided die`, "aria-label": `rolled ${f.roll} on a d${f.die}` }, String(f.roll)),
+      h("span", { class: "small muted" }, `d${f.die} · level ${f.level}`),
+      h("span", {}, `+${f.bonus} = `, h("strong", { class: "cc-total" }, String(f.total))),
+    ),
+  );
+}
+
+/** The box beside the map; `who(seat)`, `name(seat)` (the seat's own name) and
+ * `sectorName(code)` are the board's words. */
+export function lastCombatBox(fight, who, name, sectorName) {
+  return h(
+    "section",
+    { class: "cc-last-combat", id: "cc-last-combat", "aria-label": "last combat", dataset: { result: fight.result } },
+    h("div", { class: "cc-last-title" }, "Last combat"),
+    side("attacker", fight.attacker, who, sectorName),
+    h("div", { class: "small muted cc-against" }, "against"),
+    side("defender", fight.defender, who, sectorName),
+    h("div", { class: "cc-last-result", id: "cc-last-result" }, `${RESULT[fight.result] || fight.result}: ${name(fight.destroyed)}'s unit is destroyed`),
+  );
+}
