@@ -172,6 +172,8 @@ def entry_line(match: Match[Any, Any], entry: Mapping[str, JSON], me: int | None
         )
     if kind == "draw":
         return "Draw agreed by everyone" if entry.get("agreed") else "Draw rejected"
+    if kind == "takeback":
+        return f"{who} took back #{entry.get('of')}"
     return f"{who}: {kind}"
 
 

@@ -1,17 +1,22 @@
 """Questions before actions that spend something, in the browser: announcing an Illuminati
 attack asks first (the server's words on the option), Cancel sends nothing and keeps the
 chosen attack, Yes announces it; a player who turns the questions off in the menu plays
-straight on. (Taking actions back is not built yet.)"""
+straight on. And taking back: after a campus step that rolled nothing and found nothing
+hidden, the player is offered "Undo it"; the step is taken back and the log keeps both."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 from tests.web.conftest import People, Server
 from tests.web.illuminati_helpers import Person, act, by_seat, drive, seeded_game, sign_up, state
+
+from parley import games
+from parley.kernel import Match
 
 pytestmark = pytest.mark.browser
 
@@ -71,3 +76,38 @@ def test_an_attack_is_announced_only_once_confirmed(server: Server, people: Peop
     page.locator('.il-player[data-seat="0"] .il-grid .il-target').first.click()  # who may
     expect(page.locator("#il-attack-box")).to_contain_text(f"attacks {TARGET}")
     expect(page.locator("dialog[open]")).to_have_count(0)
+
+
+def test_a_campus_step_is_taken_back_with_undo(server: Server, people: People) -> None:
+    rules: Any = games.find("campus")
+    players = [sign_up(server, f"un{i}") for i in range(3)]
+    host = players[0]
+    body = {"game": "campus", "name": "Undo", "seats": 3, "seed": 4, "period_seconds": 3600}
+    gid = server.api("POST", "/api/games", host.token, json=body)["id"]
+    for p in players[1:]:
+        server.api("POST", f"/api/games/{gid}/join", p.token, json={"role": "player"})
+    server.api("POST", f"/api/games/{gid}/start", host.token, json={})
+    for p in players:
+        p.seat = server.api("GET", f"/api/games/{gid}", p.token)["you"]["seat"]
+    match: Match[Any, Any] = Match(rules, 3, seed=4)
+    seat = match.turn().owed[0].seat
+    mover = by_seat(players)[seat]
+    assert state(server, gid, mover)["owes"]
+    step = next(
+        leaf
+        for leaf in rules.options_tree(match.state, seat).leaves()
+        if (trial := match.copy()).act(seat, leaf) and trial.can_take_back(seat)
+    )
+    page = asking_page(people, mover, gid)
+    expect(page.locator("#board")).to_have_attribute("data-state-id", "0")
+    expect(page.locator("#undo-button")).to_be_hidden()
+    act(server, gid, mover, step)
+    expect(page.locator("#undo-button")).to_be_visible()
+    page.click("#undo-button")
+    expect(page.locator(".toast").last).to_contain_text("taken back")
+    expect(page.locator("#undo-button")).to_be_hidden()
+    after = state(server, gid, mover)
+    assert after["owes"] and not after["can_undo"] and after["seq"] == 2
+    page.click("#tab-log")
+    expect(page.locator(".log")).to_contain_text("took back #0")
+    expect(page.locator(".log")).to_contain_text(step)  # the record keeps the step

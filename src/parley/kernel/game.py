@@ -399,6 +399,16 @@ class Rules(ABC, Generic[S, A]):
         counts as no missed decision. Must depend only on what every seat sees."""
         return None
 
+    # Games whose seats may take an action back set this (Match then keeps the state
+    # before each action for as long as `undoable` says it may be taken back).
+    takes_back: ClassVar[bool] = False
+
+    def undoable(self, before: S, seat: int, action: A, after: S) -> bool:
+        """Whether `seat` may take `action` back (until anyone else acts): only when it
+        drew nothing by chance and revealed nothing hidden (a roll, a draw, a hidden card)
+        and nobody else owes anything because of it."""
+        return False
+
     def confirm(self, state: S, seat: int, action: str) -> str | None:
         """The question a client asks before sending `action` (a leaf of the seat's options,
         in notation) when it spends something that cannot be taken back (an attack, a token);

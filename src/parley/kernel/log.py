@@ -76,7 +76,16 @@ class DrawEntry:
     votes: tuple[tuple[int, bool], ...]
 
 
-Entry = ActionEntry[Any] | PressEntry | VoteEntry | DrawEntry
+@dataclass(frozen=True, slots=True)
+class TakebackEntry:
+    """`seat` took back its action at `undone` (the record keeps both: replay honours this)."""
+
+    seq: int
+    seat: int
+    undone: int
+
+
+Entry = ActionEntry[Any] | PressEntry | VoteEntry | DrawEntry | TakebackEntry
 
 
 @dataclass(slots=True)
@@ -112,6 +121,7 @@ class Match(Generic[S, A]):
         self._draw = _DrawTally()
         self._agreed_draw: Outcome | None = None
         self._turn_cache: Turn | None = None
+        self._undo: tuple[int, S] | None = None  # (seq, state before) of an undoable action
 
     @classmethod
     def from_position(
@@ -158,6 +168,7 @@ class Match(Generic[S, A]):
         match._draw = _DrawTally()
         match._agreed_draw = None
         match._turn_cache = None
+        match._undo = None
         return match
 
     # --- reading --------------------------------------------------------------------
@@ -254,13 +265,51 @@ class Match(Generic[S, A]):
         if isinstance(action, str):
             action = self.rules.parse(action, self.state, seat)
         audience = self.rules.audience(self.state, seat, action)
+        # The state before, kept while the action may still be taken back (games opt in).
+        before = self.rules.clone(self.state) if self.rules.takes_back else None
         self.rules.apply(self.state, seat, action)
         entry = ActionEntry(self.seq, seat, action, audience, auto)
         self.entries.append(entry)
+        self._undo = (
+            (entry.seq, before)
+            if before is not None
+            and not auto
+            and self.rules.undoable(before, seat, action, self.state)
+            else None
+        )
         self.ply += 1
         self._turn_cache = None
         if self._draw.votes:
             self._draw = _DrawTally()  # a pending proposal lapses once the game moves on
+        return entry
+
+    def can_take_back(self, seat: int) -> bool:
+        """Whether `seat` may take back its last action now: the rules allow it, and no
+        other action (nor draw vote) has been recorded since."""
+        undo = getattr(self, "_undo", None)  # matches pickled before takebacks lack it
+        if undo is None or self.is_over:
+            return False
+        last = next((e for e in reversed(self.entries) if not isinstance(e, PressEntry)), None)
+        return isinstance(last, ActionEntry) and last.seq == undo[0] and last.seat == seat
+
+    def take_back(self, seat: int) -> TakebackEntry:
+        """Take back `seat`'s last action: the state returns to what it was before it, and a
+        takeback entry records it (the action stays in the record)."""
+        self._check_seat(seat)
+        if not self.can_take_back(seat):
+            raise IllegalAction(
+                f"{self._seat_label(seat)} has no action to take back now: only one's own "
+                "last action, before anyone else acts and before it revealed anything",
+                state_id=self.state_id,
+                reason="no_takeback",
+            )
+        undone, before = self._undo  # type: ignore[misc]
+        self.state = before
+        self._undo = None
+        entry = TakebackEntry(self.seq, seat, undone)
+        self.entries.append(entry)
+        self.ply += 1  # a new state id: clients and deadlines see the change
+        self._turn_cache = None
         return entry
 
     def act_default(self, seat: int) -> ActionEntry[A]:
@@ -401,6 +450,8 @@ class Match(Generic[S, A]):
         twin._draw = _DrawTally(dict(self._draw.votes))
         twin._agreed_draw = self._agreed_draw
         twin._turn_cache = None
+        undo = getattr(self, "_undo", None)
+        twin._undo = None if undo is None else (undo[0], self.rules.clone(undo[1]))
         return twin
 
     # --- helpers --------------------------------------------------------------------
@@ -460,6 +511,8 @@ def _entry_json(
         if entry.channel:
             press["channel"] = entry.channel
         return press
+    if isinstance(entry, TakebackEntry):
+        return {"seq": entry.seq, "type": "takeback", "seat": entry.seat, "of": entry.undone}
     if isinstance(entry, VoteEntry):
         vote: dict[str, JSON] = {"seq": entry.seq, "type": "vote", "seat": entry.seat}
         if viewer.sees_seat(entry.seat):
@@ -532,6 +585,12 @@ def apply_entry(match: Match[S, A], raw: Mapping[str, Any]) -> None:
             )
         elif kind == "vote":
             match.vote_draw(int(raw["seat"]), bool(raw["accept"]))
+        elif kind == "takeback":
+            entry = match.take_back(int(raw["seat"]))
+            if entry.undone != int(raw["of"]):
+                raise RecordError(
+                    f"entry {raw.get('seq')} takes back {raw['of']}, not {entry.undone}"
+                )
         elif kind != "draw":  # a draw decision is derived from the votes before it
             raise RecordError(f"unknown entry type {kind!r}")
     except (KeyError, TypeError, ValueError) as err:

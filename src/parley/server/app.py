@@ -36,6 +36,7 @@ from .api import notify as notify_api
 from .api import play as play_api
 from .api import sandbox as sandbox_api
 from .api import standing as standing_api
+from .api import undo as undo_api
 from .api import users as users_api
 from .api.hot import HotActions
 from .auth import Accounts
@@ -200,6 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws_router)
     app.include_router(drafts_api.router)
     app.include_router(standing_api.router)
+    app.include_router(undo_api.router)
     app.include_router(account_api.router)
     app.include_router(notify_api.router)
     app.include_router(metrics_api.router)

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from parley import games
-from parley.kernel import ARCHIVE, ActionEntry, DrawEntry, Match, PressEntry, Rules
+from parley.kernel import ARCHIVE, ActionEntry, DrawEntry, Match, PressEntry, Rules, TakebackEntry
 
 from . import metrics, store
 from .clock import Clock
@@ -170,6 +170,13 @@ class Txn:
         before, sid = match.seq, match.state_id
         entry = match.act(seat, action, state_id=state_id)
         self._note(before, sid, actor)
+        return entry
+
+    def take_back(self, seat: int) -> TakebackEntry:
+        match = self.match
+        before, sid = match.seq, match.state_id
+        entry = match.take_back(seat)
+        self._note(before, sid, None)
         return entry
 
     def act_default(self, seat: int, actor: str) -> ActionEntry[Any]:

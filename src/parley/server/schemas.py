@@ -334,6 +334,11 @@ class StateOut(BaseModel):
     options: dict[str, JsonValue] | None = Field(
         default=None, description="the legal-options tree of your seat when it may act"
     )
+    can_undo: bool = Field(
+        default=False,
+        description="your seat's last action may still be taken back (POST .../undo): nobody "
+        "has acted since and it revealed nothing",
+    )
     deadline: DeadlineOut | None
     text: str | None = Field(default=None, description="a plain-text rendering, on request")
     negotiation: StateNegotiationOut | None = Field(

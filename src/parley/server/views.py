@@ -308,6 +308,7 @@ def state_dict(
         "owes": seat is not None and seat in turn.owing and not talking,
         "revision": None if seat is None else live.revision(seat),
         "options": options,
+        "can_undo": seat is not None and not live.row.status.over and match.can_take_back(seat),
         "deadline": deadline,
         "text": live.rules.render(observation["view"]) if with_text else None,
         "negotiation": _negotiation_for(live, seat),

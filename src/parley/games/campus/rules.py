@@ -187,6 +187,18 @@ class CampusRules(Rules[CampusState, Action]):
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return list(COLLEGES[:seats])
 
+    takes_back = True
+
+    def undoable(self, before: CampusState, seat: int, action: Action, after: CampusState) -> bool:
+        """A step that rolled no dice and found nothing hidden, the turn going on."""
+        if not isinstance(action, Move) or after.phase is not Phase.MOVE or after.current != seat:
+            return False
+        if after.rng != before.rng:
+            return False
+        made = after.events_dropped + len(after.events) - before.events_dropped - len(before.events)
+        new = after.events[-made:] if made > 0 else []
+        return all(e[0] in ("move", "swap", "capture", "level") for e in new)
+
     def confirm(self, state: CampusState, seat: int, action: str) -> str | None:
         """An attack: the dice decide, and a lost one destroys the attacking unit."""
         if state.phase is not Phase.MOVE or not action.startswith("move "):

@@ -40,6 +40,8 @@ export const ROUTES = {
   // Standing answers the server gives for the seat at once (Illuminati's standing pass).
   standing: (id) => ["GET", `/api/games/${enc(id)}/standing`],
   saveStanding: (id) => ["POST", `/api/games/${enc(id)}/standing`],
+  // Take back the seat's last action, while the state says `can_undo`.
+  undo: (id) => ["POST", `/api/games/${enc(id)}/undo`],
   history: (id, since) => ["GET", `/api/games/${enc(id)}/history?since=${enc(since)}&limit=10000`],
   press: (id) => ["POST", `/api/games/${enc(id)}/press`],
   // The waiting room's table chat before the start (members only).
@@ -155,6 +157,7 @@ export const api = {
   saveDraft: (id, req) => call(ROUTES.saveDraft(id), req),
   standing: (id) => call(ROUTES.standing(id)),
   saveStanding: (id, name, on) => call(ROUTES.saveStanding(id), { name, on }),
+  undo: (id) => call(ROUTES.undo(id)),
   press: (id, req) => call(ROUTES.press(id), req),
   waitingRoom: (id) => call(ROUTES.waitingRoom(id)),
   sayInWaitingRoom: (id, text) => call(ROUTES.sayInWaitingRoom(id), { text }),

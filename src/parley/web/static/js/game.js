@@ -294,6 +294,19 @@ export class GameView {
     }
   }
 
+  /** Take back the seat's last action (offered while the server says it can be). */
+  async undo() {
+    try {
+      await api.undo(this.gameId);
+      toast("Your last step was taken back.");
+      if (!this.live || !this.live.connected) await this.fetchState().then(() => this.refresh("state"));
+    } catch (err) {
+      toast(errorText(err), "error");
+      await this.fetchState();
+      this.refresh("state");
+    }
+  }
+
   /** Save parts of the seat's decision (and its ready flag); errors are shown and rethrown. */
   async saveDraft(body) {
     const req = { ...body };
@@ -479,6 +492,13 @@ export class GameView {
       this.tabBody.append(tab.el);
     }
     this.overEl = h("div", { class: "game-over", id: "game-over", hidden: true });
+    // The server says when the seat's last action may still be taken back (`can_undo`).
+    this.undoEl = h(
+      "div",
+      { class: "banner banner-info undo-bar", hidden: true },
+      h("span", {}, "Nobody has acted since your last step, and it revealed nothing: "),
+      h("button", { type: "button", id: "undo-button", onClick: () => this.undo() }, "Undo it"),
+    );
     fill(
       this.root,
       h("div", { class: "offline-banner", hidden: true, role: "alert" }, "Connection lost. Your orders and messages are kept; the page reconnects by itself and catches up."),
@@ -487,6 +507,7 @@ export class GameView {
       this.waitEl,
       this.attention.element(),
       this.history ? this.history.element() : null,
+      this.undoEl,
       h("div", { class: "game-layout" }, this.boardEl, h("aside", { class: "side" }, this.tabBar, this.tabBody)),
       this.overEl,
     );
@@ -511,6 +532,7 @@ export class GameView {
       return;
     }
     if (this.history) this.history.draw();
+    if (this.undoEl) this.undoEl.hidden = !(this.state && this.state.can_undo) || Boolean(this.history && this.history.shown());
     this.renderer.update(kind);
     // Which state the board shows: scripts and tests wait on it before acting on a drawing.
     const shown = (this.history && this.history.shown()) || this.state;
@@ -802,6 +824,8 @@ export class GameView {
         text = `${who} voted on a draw${entry.accept === undefined ? "" : entry.accept ? " (yes)" : " (no)"}`;
       } else if (entry.type === "draw") {
         text = entry.agreed ? "Draw agreed by everyone" : "Draw rejected";
+      } else if (entry.type === "takeback") {
+        text = `${who} took back #${entry.of}`;
       } else {
         continue;
       }

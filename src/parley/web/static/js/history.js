@@ -125,8 +125,12 @@ export class HistoryBar {
     const to = this.steps[index].seq;
     const out = [];
     for (const entry of this.view.entryList()) {
-      if (entry.seq < from || entry.seq >= to || entry.type !== "action") continue;
+      if (entry.seq < from || entry.seq >= to || !["action", "takeback"].includes(entry.type)) continue;
       const who = this.view.seatLabel(entry.seat);
+      if (entry.type === "takeback") {
+        out.push({ kind: "action", text: `${who} took back #${entry.of}` });
+        continue;
+      }
       out.push({ kind: "action", text: entry.hidden ? `${who} acted (hidden until the step resolved)` : `${who}: ${entry.notation}${entry.auto ? " (default, chosen for the seat)" : ""}` });
     }
     const before = this.cache.get(from);
