@@ -8,7 +8,8 @@ from pathlib import Path
 from tests.server.conftest import Client, ServerProcess, Socket, sign_up
 
 GAMES = 6
-PERIOD = 2  # seconds: every game's first deadline falls due at about the same moment
+PERIOD = 5  # seconds: every game's first deadline falls due at about the same moment (long
+# enough for each bid, sent right after its start, to arrive first on a loaded machine)
 
 
 def test_two_processes_share_deadlines_and_live_updates(
