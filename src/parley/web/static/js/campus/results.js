@@ -13,7 +13,7 @@ function side(role, f, who, sectorName) {
     h(
       "div",
       { class: "cc-fighter-roll" },
-      h("span", { class: "die", title: `a ${f.die}-sided die`, "aria-label": `rolled ${f.roll} on a d${f.die}` }, String(f.roll)),
+      h("span", { class: "die", title: `a ${f.die}-sided die` }, String(f.roll)),
       h("span", { class: "small muted" }, `d${f.die} · level ${f.level}`),
       h("span", {}, `+${f.bonus} = `, h("strong", { class: "cc-total" }, String(f.total))),
     ),

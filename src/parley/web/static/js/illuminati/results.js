@@ -18,7 +18,7 @@ const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 /** One die as a small face with its number (the number is the text, for every reader). */
 export function die(n, cls = "") {
-  return h("span", { class: ["il-die", cls], dataset: { die: n }, "aria-label": `die ${n}` }, String(n));
+  return h("span", { class: ["il-die", cls], dataset: { die: n } }, String(n));
 }
 
 /** The last attack resolved (`last_attack`), for everyone: who, on what, the terms, the

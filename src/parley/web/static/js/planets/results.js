@@ -7,7 +7,7 @@ import { h, titleCase } from "../dom.js";
 const KIND = { space: "Space combat", ground: "Ground combat", bombardment: "Bombardment", space_cannon: "Space cannon" };
 
 function dice(rolls) {
-  return rolls.length ? h("span", { class: "pc-dice" }, rolls.map((d) => h("span", { class: "die", "aria-label": `die ${d}` }, String(d)))) : h("span", { class: "muted small" }, "no dice");
+  return rolls.length ? h("span", { class: "pc-dice" }, rolls.map((d) => h("span", { class: "die" }, String(d)))) : h("span", { class: "muted small" }, "no dice");
 }
 
 /** The box by the galaxy. `colour(seat)` is the seat's colour name, `paint(name)` its CSS
