@@ -169,6 +169,25 @@ def test_planets_last_combat(people: People, screenshots: Path) -> None:
         shot(page, "#pc-last-combat", screenshots / f"planets-last-combat-{width}.png")
 
 
+def test_planets_bombardment_is_one_volley(people: People, screenshots: Path) -> None:
+    match = planets_until(5, over("bombardment"))
+    game_id, watcher = from_position(people.server, "planets", PLANETS.write_position(match.state))
+    fight = view_of(people.server, game_id, watcher)["last_combat"]
+    assert fight["result"] == "fired" and len(fight["rounds"]) == 1
+    volley = fight["rounds"][0]
+    page = watch(people, game_id, watcher, 390, 844)
+    box = page.locator("#pc-last-combat")
+    expect(box).to_contain_text(f"Last combat: Bombardment at {fight['where']}")
+    expect(box).to_contain_text("Blue bombards Green")
+    expect(box).not_to_contain_text("Round 1")  # one volley, no rounds to count
+    side = f'#pc-rounds .pc-round-side[data-seat="{fight["attacker"]}"]'
+    assert dice_of(page, f"{side} .die") == volley["rolls"][0]
+    # The side that rolls nothing back (the planet's defenders) is not drawn as a row.
+    expect(box.locator(".pc-round-side")).to_have_count(1 if not volley["rolls"][1] else 2)
+    expect(box.locator("#pc-last-result")).to_have_text("Fired")
+    shot(page, "#pc-last-combat", screenshots / "planets-bombardment-390.png")
+
+
 def test_sucker_last_capture(people: People, screenshots: Path) -> None:
     match = sucker_until(killed)
     game_id, watcher = from_position(people.server, "sucker", SUCKER.write_position(match.state))

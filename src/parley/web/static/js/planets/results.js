@@ -16,18 +16,18 @@ export function lastCombatBox(fight, colour, paint) {
   const volley = fight.kind === "bombardment" || fight.kind === "space_cannon";
   const sides = [fight.attacker, fight.defender];
   const result = fight.result === null || fight.result === undefined
-    ? "under way"
+    ? "Under way"
     : fight.result === "fired"
-      ? "fired"
+      ? "Fired"
       : fight.result === "both_destroyed"
-        ? "both sides destroyed"
+        ? "Both sides destroyed"
         : `${titleCase(colour(fight.result === "attacker_wins" ? fight.attacker : fight.defender))} wins`;
   const who = (seat) => h("span", { class: "pc-combat-side" }, h("span", { class: "swatch", style: { background: paint(colour(seat)) } }), titleCase(colour(seat)));
   return h(
     "section",
     { class: "pc-last-combat", id: "pc-last-combat", "aria-label": "last combat", dataset: { kind: fight.kind, result: fight.result || "" } },
     h("div", { class: "pc-last-title" }, `Last combat: ${KIND[fight.kind] || fight.kind} at ${fight.where}`),
-    h("div", { class: "small" }, who(fight.attacker), volley && fight.kind === "space_cannon" ? " fires on " : " against ", who(fight.defender)),
+    h("div", { class: "small" }, who(fight.attacker), fight.kind === "space_cannon" ? " fires on " : fight.kind === "bombardment" ? " bombards " : " against ", who(fight.defender)),
     h(
       "ol",
       { class: "pc-rounds", id: "pc-rounds", tabindex: 0, "aria-label": "the rounds of the combat" },
