@@ -198,3 +198,20 @@ def test_continue_from_a_moment_of_an_ended_game(services: Services) -> None:
     # The owner's own sandbox gives its whole truth back, as it was set up.
     again = sandbox_of(services).position_for(carl, made.id, None)
     assert again.whole and again.position == got.position
+
+
+def test_ready_in_a_diplomacy_sandbox_submits_that_seats_saved_orders(services: Services) -> None:
+    """Saved orders count once every owed seat is ready; in a sandbox nobody sits at the
+    other seats, so a seat's "ready" submits its saved orders at once."""
+    from parley.server.drafts import Drafts
+    from parley.server.schemas import DraftIn
+
+    amy, _ = services.accounts.register("amy", None)
+    made = sandbox_of(services).create(amy, "diplomacy", first_position("diplomacy"), None)
+    drafts = Drafts(services.tables)
+    drafts.save(amy, made.id, DraftIn(ready=True))
+    match = match_of(services, made.id)
+    assert 0 in match.state.submitted and match.seq == 1
+    sandbox_of(services).switch(amy, made.id, 3)
+    drafts.save(amy, made.id, DraftIn(ready=True))
+    assert set(match_of(services, made.id).state.submitted) == {0, 3}

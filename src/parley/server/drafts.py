@@ -269,6 +269,10 @@ class Drafts:
                             updated_at=txn.now,
                         )
                     )
+            if req.ready and txn.row.sandbox:
+                # A sandbox's owner is ready one seat at a time (the others have nobody at
+                # them until they switch): a ready seat's saved parts count at once.
+                submit_saved(txn, seat, member, actor=f"ready:user:{member.user_id}")
 
         def after(live: LiveGame) -> DraftOut:
             member, seat = _seat(live, user)
