@@ -127,6 +127,16 @@ def test_a_pasted_position_is_played_as_two_seats_and_shared(
     phone = signed_in(people, owner, 390, 844)
     phone.goto(f"/#/game/{game_id}")
     expect(phone.locator("#sandbox-seat")).to_be_visible()
+    expect(phone.locator("#sandbox-seat")).to_have_value(str(acted[-1]))
+    expect(phone.locator("#board")).not_to_contain_text("Loading")
+    expect(
+        phone.locator("#board svg, #board canvas, #board .pile, #board .il-player").first
+    ).to_be_visible()
+    # The switcher and the menu button share the top bar without overlapping.
+    seat_box = phone.locator("#sandbox-seat").bounding_box()
+    menu_box = phone.locator("#menu-button").bounding_box()
+    assert seat_box is not None and menu_box is not None
+    assert seat_box["x"] + seat_box["width"] <= menu_box["x"] + 1
     shoot(phone, screenshots, f"sandbox-phone-{game}")
     # The link opens the sandbox page with the same position in it, for anyone signed in.
     friend = sign_up(server, f"sf{game[:3]}")

@@ -101,7 +101,7 @@ function seatSwitcher(view) {
     else bar.append(box);
   }
   const select = byId("sandbox-seat");
-  fill(select, g.seats.map((s) => h("option", { value: s.seat, selected: s.seat === mine }, `as ${s.name}`)));
+  fill(select, g.seats.map((s) => h("option", { value: s.seat, selected: s.seat === mine }, s.name)));
 }
 
 export class SandboxView {
