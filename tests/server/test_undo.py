@@ -121,3 +121,44 @@ def _leaves(node: dict[str, Any]) -> list[str]:
     if isinstance(node.get("action"), str):
         return [node["action"]]
     return [x for c in node.get("children") or [] for x in _leaves(c)]
+
+
+def first_undoable(match: Match[Any, Any], kind: str, steps: int = 600) -> tuple[int, str]:
+    """Random play until the seat to move has a leaf starting with `kind` it may take back."""
+    from parley.kernel import Rng
+    from parley.kernel.conformance import random_step
+
+    rng = Rng(9)
+    for _ in range(steps):
+        for owed in match.turn().owed:
+            for leaf in match.rules.options_tree(match.state, owed.seat).leaves():
+                if leaf.startswith(kind):
+                    trial = match.copy()
+                    trial.act(owed.seat, leaf)
+                    if trial.can_take_back(owed.seat):
+                        return owed.seat, leaf
+        random_step(match, rng)
+    raise AssertionError(f"no {kind!r} to take back came up")
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "kind"), [("illuminati", 5, "give "), ("sucker", 3, "play ")]
+)
+def test_illuminati_transfers_and_sucker_plays_are_taken_back(
+    game: str, seed: int, kind: str
+) -> None:
+    rules: Any = games.find(game)
+    match: Match[Any, Any] = Match(rules, 3, seed=seed)
+    seat, leaf = first_undoable(match, kind)
+    before = rules.write_position(match.state)
+    match.act(seat, leaf)
+    match.take_back(seat)
+    assert rules.write_position(match.state) == before
+    assert rules.write_position(replay(rules, match.to_json()).state) == before
+    # Other kinds of action are never kept to be taken back.
+    for other in rules.options_tree(match.state, seat).leaves():
+        if not other.startswith(kind):
+            trial = match.copy()
+            trial.act(seat, other)
+            assert not trial.can_take_back(seat), other
+            break

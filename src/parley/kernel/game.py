@@ -403,6 +403,11 @@ class Rules(ABC, Generic[S, A]):
     # before each action for as long as `undoable` says it may be taken back).
     takes_back: ClassVar[bool] = False
 
+    def may_take_back(self, state: S, seat: int, action: A) -> bool:
+        """A cheap first look before `action` is applied: False spares `Match` the copy of
+        the state it would keep for `undoable` (most actions can never be taken back)."""
+        return self.takes_back
+
     def undoable(self, before: S, seat: int, action: A, after: S) -> bool:
         """Whether `seat` may take `action` back (until anyone else acts): only when it
         drew nothing by chance and revealed nothing hidden (a roll, a draw, a hidden card)

@@ -266,7 +266,9 @@ class Match(Generic[S, A]):
             action = self.rules.parse(action, self.state, seat)
         audience = self.rules.audience(self.state, seat, action)
         # The state before, kept while the action may still be taken back (games opt in).
-        before = self.rules.clone(self.state) if self.rules.takes_back else None
+        keep = self.rules.takes_back and not auto
+        keep = keep and self.rules.may_take_back(self.state, seat, action)
+        before = self.rules.clone(self.state) if keep else None
         self.rules.apply(self.state, seat, action)
         entry = ActionEntry(self.seq, seat, action, audience, auto)
         self.entries.append(entry)

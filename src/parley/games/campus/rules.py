@@ -189,6 +189,9 @@ class CampusRules(Rules[CampusState, Action]):
 
     takes_back = True
 
+    def may_take_back(self, state: CampusState, seat: int, action: Action) -> bool:
+        return isinstance(action, Move)
+
     def undoable(self, before: CampusState, seat: int, action: Action, after: CampusState) -> bool:
         """A step that rolled no dice and found nothing hidden, the turn going on."""
         if not isinstance(action, Move) or after.phase is not Phase.MOVE or after.current != seat:

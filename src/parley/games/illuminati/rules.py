@@ -44,6 +44,7 @@ from .actions import (
     Release,
     Roll,
     Spend,
+    Transfer,
 )
 from .engine import CARDS
 from .notation import format_action, parse_action
@@ -377,6 +378,23 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
         if state.phase is Phase.START and isinstance(seconds, int) and seconds > 0:
             return float(seconds)
         return None
+
+    # A transfer of money reveals nothing and draws nothing: it may be taken back until
+    # anyone else acts (the turn's own next action included).
+    takes_back = True
+
+    def may_take_back(self, state: IlluminatiState, seat: int, action: Action) -> bool:
+        return isinstance(action, Transfer) and state.phase is Phase.MAIN
+
+    def undoable(
+        self, before: IlluminatiState, seat: int, action: Action, after: IlluminatiState
+    ) -> bool:
+        return (
+            isinstance(action, Transfer)
+            and after.phase is Phase.MAIN
+            and after.active == seat
+            and after.rng == before.rng
+        )
 
     def confirm(self, state: IlluminatiState, seat: int, action: str) -> str | None:
         """An attack announced uses one of the turn's two actions."""

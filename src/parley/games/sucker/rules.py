@@ -143,6 +143,17 @@ class SuckerRules(Rules[SuckerState, Action]):
     def seat_names(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
         return [Colour(s).title for s in range(seats)]
 
+    # A chip played may be taken back while its player still has the move (choosing who
+    # plays next): nothing is hidden or drawn in this game.
+    takes_back = True
+
+    def may_take_back(self, state: SuckerState, seat: int, action: Action) -> bool:
+        return isinstance(action, Play)
+
+    def undoable(self, before: SuckerState, seat: int, action: Action, after: SuckerState) -> bool:
+        owed = self.turn(after).owed
+        return isinstance(action, Play) and [o.seat for o in owed] == [seat]
+
     def alive(self, state: SuckerState) -> frozenset[int]:
         return frozenset(state.survivors())
 
