@@ -111,7 +111,12 @@ def test_illuminati_last_attack_and_bank(people: People, screenshots: Path) -> N
         expect(box).to_contain_text(f"Power {last['power']} against {last['resistance']}")
         expect(box).to_contain_text(f"Needed {last['need']} or less")
         assert dice_of(page, "#il-last-dice .il-die") == last["dice"]
-        expect(box.locator("#il-last-result")).to_have_text("controlled")
+        expect(box).to_have_attribute("data-result", "controlled")
+        # The log's sentence for this attack is the box's last line, not a second box.
+        expect(page.locator("#il-result")).to_have_count(1)
+        expect(box.locator("#il-result")).to_contain_text(
+            "Player 2 takes control of Madison Avenue"
+        )
         shown_terms = box.locator(".il-last-terms li")
         expect(shown_terms).to_have_count(len([v for v in last["terms"].values() if v]))
         bank_line = page.locator("#il-bank")
@@ -120,6 +125,7 @@ def test_illuminati_last_attack_and_bank(people: People, screenshots: Path) -> N
         expect(bank_line).to_contain_text(f"{bank['money_in_play']} MB in play")
         shot(page, "#il-last-attack", screenshots / f"illuminati-last-attack-{width}.png")
         shot(page, "#il-status", screenshots / f"illuminati-bank-{width}.png")
+        page.screenshot(path=str(screenshots / f"illuminati-results-page-{width}.png"))
 
 
 def test_campus_last_combat(people: People, screenshots: Path) -> None:

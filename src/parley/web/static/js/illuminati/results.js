@@ -8,10 +8,10 @@ import { TERMS } from "./attack.js";
 import { seatName } from "./notation.js";
 
 const RESULTS = {
-  failed: "failed",
-  controlled: "controlled",
-  neutralized: "neutralized",
-  destroyed: "destroyed",
+  failed: "The attack failed",
+  controlled: "Controlled",
+  neutralized: "Neutralized",
+  destroyed: "Destroyed",
 };
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
@@ -22,8 +22,10 @@ export function die(n, cls = "") {
 }
 
 /** The last attack resolved (`last_attack`), for everyone: who, on what, the terms, the
- * need, the dice and the result. `name(seat)` says a seat ("You" for the viewer). */
-export function lastAttackBox(last, name) {
+ * need, the dice and the result. `name(seat)` says a seat ("You" for the viewer);
+ * `outcome`, when given, is the table's sentence for this same attack (from the log), shown
+ * as its last line instead of the bare result. */
+export function lastAttackBox(last, name, outcome = null) {
   const target = last.defender === null || last.defender === undefined ? `${last.target} (uncontrolled)` : `${last.target} (${name(last.defender)})`;
   const terms = Object.entries(last.terms || {}).filter(([, v]) => v !== 0);
   const dice = last.dice || [];
@@ -42,8 +44,15 @@ export function lastAttackBox(last, name) {
       h("span", { class: "il-last-sum" }, dice.length ? `= ${dice.reduce((a, b) => a + b, 0)}` : ""),
       last.roll_changed_by ? h("span", { class: "small" }, `${last.roll_changed_by} made it ${last.roll}`) : null,
     ),
-    h("div", { class: "il-last-result", id: "il-last-result" }, RESULTS[last.result] || last.result),
+    outcome
+      ? h("div", { class: "il-last-result", id: "il-result" }, outcome)
+      : h("div", { class: "il-last-result", id: "il-last-result" }, RESULTS[last.result] || last.result),
   );
+}
+
+/** Whether the log's attack line (`Player 2 attacks X with Y to control`) is `last`'s. */
+export function sameAttack(head, last) {
+  return head === `Player ${last.attacker_seat + 1} attacks ${last.target} with ${last.attacker} to ${last.kind}`;
 }
 
 /** The bank's counts (`bank`: paid, received, money_in_play) in one line. */

@@ -8,7 +8,7 @@ import { dialog, fill, formatDuration, h, toast } from "../dom.js";
 import { leaves } from "../options.js";
 import { drawAttack, lastResult } from "./attack.js";
 import { cardFace, specialCard } from "./cards.js";
-import { bankLine, lastAttackBox, moveQuestionPanel } from "./results.js";
+import { bankLine, lastAttackBox, moveQuestionPanel, sameAttack } from "./results.js";
 import { readAction, seatName } from "./notation.js";
 import { drawStructure } from "./structure.js";
 
@@ -454,8 +454,9 @@ export class IlluminatiTable {
     fill(
       this.attackEl,
       q ? moveQuestionPanel(q, (s) => this.who(s), answers, (text) => this.act(text)) : null,
-      last ? h("div", { class: "il-result", id: "il-result" }, h("div", { class: "small muted" }, last.head), h("strong", {}, last.text)) : null,
-      v.last_attack ? lastAttackBox(v.last_attack, (s) => this.who(s)) : null,
+      // The log's sentence and the server's numbers for the same attack go in one box.
+      last && !(v.last_attack && sameAttack(last.head, v.last_attack)) ? h("div", { class: "il-result", id: "il-result" }, h("div", { class: "small muted" }, last.head), h("strong", {}, last.text)) : null,
+      v.last_attack ? lastAttackBox(v.last_attack, (s) => this.who(s), last && sameAttack(last.head, v.last_attack) ? last.text : null) : null,
     );
   }
 
