@@ -124,6 +124,12 @@ def test_a_pasted_position_is_played_as_two_seats_and_shared(
     history = server.api("GET", f"/api/games/{game_id}/history", owner.token)["entries"]
     assert [e["seat"] for e in history if e["type"] == "action"][: len(acted)] == acted
     shoot(page, screenshots, f"sandbox-played-{game}")
+    # The owner's own list marks it; nobody else's lists it.
+    page.goto("/#/")
+    expect(
+        page.locator(f'#my-games li:has(code:text-is("{game_id}")) .sandbox-badge')
+    ).to_be_visible()
+    expect(page.locator(f'#open-games code:text-is("{game_id}")')).to_have_count(0)
     phone = signed_in(people, owner, 390, 844)
     phone.goto(f"/#/game/{game_id}")
     expect(phone.locator("#sandbox-seat")).to_be_visible()

@@ -195,7 +195,7 @@ function gameRow(game, { joinable }) {
         h("span", {}, seatsText(game)),
         h("span", {}, `${formatPeriod(game.period_seconds)} per turn`),
         game.host ? h("span", {}, `host ${game.host}`) : null,
-        game.private ? h("span", { class: "badge" }, "private") : null,
+        game.sandbox ? h("span", { class: "badge sandbox-badge" }, "sandbox") : game.private ? h("span", { class: "badge" }, "private") : null,
         seedBadge(game),
         h("code", { class: "game-id", title: "game id" }, game.id),
       ),
