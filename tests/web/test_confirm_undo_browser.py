@@ -16,7 +16,8 @@ from tests.web.conftest import People, Server
 from tests.web.illuminati_helpers import Person, act, by_seat, drive, seeded_game, sign_up, state
 
 from parley import games
-from parley.kernel import Match
+from parley.kernel import Match, Rng
+from parley.kernel.conformance import random_step
 
 pytestmark = pytest.mark.browser
 
@@ -111,3 +112,60 @@ def test_a_campus_step_is_taken_back_with_undo(server: Server, people: People) -
     page.click("#tab-log")
     expect(page.locator(".log")).to_contain_text("took back #0")
     expect(page.locator(".log")).to_contain_text(step)  # the record keeps the step
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "kind"), [("sucker", 3, "play "), ("illuminati", 5, "give ")]
+)
+def test_undo_in_sucker_and_illuminati(
+    server: Server, people: People, game: str, seed: int, kind: str
+) -> None:
+    """The same offer after a chip played (So Long Sucker) and a transfer of money
+    (Illuminati): the game is played to that point through the API, as a local match of the
+    same seed finds it."""
+    rules: Any = games.find(game)
+    players = [sign_up(server, f"u{game[:3]}{i}") for i in range(3)]
+    body = {"game": game, "name": "Undo", "seats": 3, "seed": seed, "period_seconds": 3600}
+    gid = server.api("POST", "/api/games", players[0].token, json=body)["id"]
+    for p in players[1:]:
+        server.api("POST", f"/api/games/{gid}/join", p.token, json={"role": "player"})
+    server.api("POST", f"/api/games/{gid}/start", players[0].token, json={})
+    for p in players:
+        p.seat = server.api("GET", f"/api/games/{gid}", p.token)["you"]["seat"]
+    match: Match[Any, Any] = Match(rules, 3, seed=seed)
+    rng = Rng(9)
+    found = None
+    for _ in range(200):
+        for owed in match.turn().owed:
+            for leaf in rules.options_tree(match.state, owed.seat).leaves():
+                if leaf.startswith(kind):
+                    trial = match.copy()
+                    trial.act(owed.seat, leaf)
+                    if trial.can_take_back(owed.seat):
+                        found = (owed.seat, leaf)
+                        break
+            if found:
+                break
+        if found:
+            break
+        random_step(match, rng)
+    assert found is not None
+    seats = by_seat(players)
+    for entry in match.to_json()["entries"]:
+        act(
+            server, gid, seats[entry["seat"]], rules.format(rules.action_from_json(entry["action"]))
+        )
+    seat, leaf = found
+    mover = seats[seat]
+    page = asking_page(people, mover, gid)
+    expect(page.locator("#board")).to_have_attribute(
+        "data-state-id", str(state(server, gid, mover)["state_id"])
+    )
+    act(server, gid, mover, leaf)
+    expect(page.locator("#undo-button")).to_be_visible()
+    page.click("#undo-button")
+    expect(page.locator("#undo-button")).to_be_hidden()
+    after = state(server, gid, mover)
+    assert after["owes"] and not after["can_undo"]
+    page.click("#tab-log")
+    expect(page.locator(".log")).to_contain_text("took back #")
