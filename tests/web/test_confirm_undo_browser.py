@@ -169,3 +169,47 @@ def test_undo_in_sucker_and_illuminati(
     assert after["owes"] and not after["can_undo"]
     page.click("#tab-log")
     expect(page.locator(".log")).to_contain_text("took back #")
+
+
+def test_a_planet_control_activation_asks_before_spending_a_token(
+    server: Server, people: People
+) -> None:
+    players = [sign_up(server, f"pcq{i}") for i in range(3)]
+    body = {"game": "planets", "name": "Tokens", "seats": 3, "seed": 2, "period_seconds": 3600}
+    gid = server.api("POST", "/api/games", players[0].token, json=body)["id"]
+    for p in players[1:]:
+        server.api("POST", f"/api/games/{gid}/join", p.token, json={"role": "player"})
+    server.api("POST", f"/api/games/{gid}/start", players[0].token, json={})
+    for p in players:
+        p.seat = server.api("GET", f"/api/games/{gid}", p.token)["you"]["seat"]
+    for _ in range(30):
+        mover = next(p for p in players if state(server, gid, p)["owes"])
+        st = state(server, gid, mover)
+        leaves = _leaves(st["options"])
+        activations = [x for x in leaves if x["action"].startswith("activate ")]
+        if activations:
+            break
+        act(server, gid, mover, leaves[0]["action"])
+    else:
+        raise AssertionError("no activation was offered")
+    system = activations[0]["action"].split(" ")[1]
+    page = asking_page(people, mover, gid)
+    hex_ = page.locator(f'#pc-galaxy .pc-system.clickable[data-system="{system}"]')
+    hex_.click()
+    dialog = page.locator("dialog[open]")
+    expect(dialog).to_contain_text(f"Spend a command token to activate {system}?")
+    dialog.get_by_role("button", name="Cancel").click()
+    assert state(server, gid, mover)["state_id"] == st["state_id"]  # nothing sent
+    hex_.click()
+    page.click("#confirm-yes")
+    expect(page.locator("#board")).not_to_have_attribute("data-state-id", str(st["state_id"]))
+    entries = server.api("GET", f"/api/games/{gid}/history", mover.token)["entries"]
+    assert entries[-1]["notation"] == f"activate {system}"
+
+
+def _leaves(node: dict[str, Any] | None) -> list[dict[str, Any]]:
+    if not node:
+        return []
+    if isinstance(node.get("action"), str):
+        return [node]
+    return [x for c in node.get("children") or [] for x in _leaves(c)]
