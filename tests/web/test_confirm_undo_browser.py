@@ -213,3 +213,50 @@ def _leaves(node: dict[str, Any] | None) -> list[dict[str, Any]]:
     if isinstance(node.get("action"), str):
         return [node]
     return [x for c in node.get("children") or [] for x in _leaves(c)]
+
+
+def test_a_campus_attack_asks_with_its_chance(server: Server, people: People) -> None:
+    rules: Any = games.find("campus")
+    players = [sign_up(server, f"cca{i}") for i in range(3)]
+    body = {"game": "campus", "name": "Odds", "seats": 3, "seed": 4, "period_seconds": 3600}
+    gid = server.api("POST", "/api/games", players[0].token, json=body)["id"]
+    for p in players[1:]:
+        server.api("POST", f"/api/games/{gid}/join", p.token, json={"role": "player"})
+    server.api("POST", f"/api/games/{gid}/start", players[0].token, json={})
+    for p in players:
+        p.seat = server.api("GET", f"/api/games/{gid}", p.token)["you"]["seat"]
+    match: Match[Any, Any] = Match(rules, 3, seed=4)
+    rng = Rng(5)
+    attack = None
+    for _ in range(400):
+        seat = match.turn().owed[0].seat
+        asked = [
+            x
+            for x in rules.options_tree(match.state, seat).leaves()
+            if rules.confirm(match.state, seat, x)
+        ]
+        if asked:
+            attack = (seat, asked[0], rules.confirm(match.state, seat, asked[0]))
+            break
+        random_step(match, rng)
+    assert attack is not None
+    seats = by_seat(players)
+    for entry in match.to_json()["entries"]:
+        act(
+            server,
+            gid,
+            seats[entry["seat"]],
+            rules.format(rules.action_from_json(entry["action"], None, None)),
+        )
+    seat, leaf, question = attack
+    _, src, _, dst = leaf.split()
+    mover = seats[seat]
+    before = state(server, gid, mover)["seq"]
+    page = asking_page(people, mover, gid)
+    page.locator(f'.cc-sector[data-code="{src}"]').click()
+    page.locator(f'.cc-sector[data-code="{dst}"]').click()
+    dialog = page.locator("dialog[open]")
+    expect(dialog).to_contain_text(question)
+    expect(dialog).to_contain_text("% to win")
+    dialog.get_by_role("button", name="Cancel").click()
+    assert state(server, gid, mover)["seq"] == before  # nothing sent
