@@ -215,3 +215,23 @@ def test_ready_in_a_diplomacy_sandbox_submits_that_seats_saved_orders(services: 
     sandbox_of(services).switch(amy, made.id, 3)
     drafts.save(amy, made.id, DraftIn(ready=True))
     assert set(match_of(services, made.id).state.submitted) == {0, 3}
+
+
+def test_private_bargains_stay_with_their_parties() -> None:
+    """So Long Sucker has no hidden chance, but private bargains (an option) are secrets."""
+    from parley.games.sucker.actions import Propose
+    from parley.kernel import Rng
+    from parley.server.sandbox import conceal
+
+    rules = games.find("sucker")
+    match = Match(rules, 3, {"private_channels": True}, seed=2)
+    match.act(1, Propose((2,), (), "meet at pile nine", True))
+    match.act(0, Propose((1,), (), "an open offer", False))
+    for seat, knows in [(0, False), (1, True), (2, True)]:
+        viewer = Viewer.of(seat)
+        hidden = conceal(rules, match.state, viewer, Rng(seat))
+        text = json.dumps(rules.write_position(hidden))
+        assert ("meet at pile nine" in text) is knows
+        assert "an open offer" in text
+        assert rules.observe(hidden, viewer) == rules.observe(match.state, viewer)
+    assert "meet at pile nine" in json.dumps(rules.write_position(match.state))  # untouched

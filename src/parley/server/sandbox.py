@@ -67,16 +67,29 @@ def conceal(rules: Rules[Any, Any], state: Any, viewer: Viewer, rng: Rng) -> Any
         variant = rules.hidden_variant(state, viewer, rng)
         if variant is not None:
             state = variant
-        submitted = getattr(state, "submitted", None)
-        if isinstance(submitted, dict):
-            # Orders waiting for their phase to resolve (Diplomacy): the viewer knows who
-            # submitted, never what; the others' become the game's default (hold, …).
-            for seat in list(submitted):
-                if seat != viewer.seat:
-                    submitted[seat] = rules.default_action(state, seat)
+        _withhold_secrets(rules, state, viewer)
     # The generator would foretell every die and shuffle still to come: a fresh one.
     rules.set_state_rng(state, Rng(rng.next64()))
     return state
+
+
+def _withhold_secrets(rules: Rules[Any, Any], state: Any, viewer: Viewer) -> None:
+    """Drop from `state` (a copy) what `hidden_variant` leaves: secrets of the games that
+    have no hidden chance, which the viewer's observation does not show either."""
+    from parley.games.diplomacy.rules import DiplomacyState
+    from parley.games.sucker.state import SuckerState
+    from parley.games.sucker.view import sees
+
+    if isinstance(state, DiplomacyState):
+        # Orders waiting for their phase to resolve: the viewer knows who submitted, never
+        # what; the others' become the game's default (their units hold).
+        for seat in list(state.submitted):
+            if seat != viewer.seat:
+                state.submitted[seat] = rules.default_action(state, seat)
+    elif isinstance(state, SuckerState):
+        # Private bargains (option private_channels) belong to their parties alone.
+        state.bargains = {k: b for k, b in state.bargains.items() if sees(b, viewer)}
+        state.agreed = [b for b in state.agreed if sees(b, viewer)]
 
 
 def _fresh_rng() -> Rng:
