@@ -147,6 +147,9 @@ def test_a_pasted_position_is_played_as_two_seats_and_shared(
     # The link opens the sandbox page with the same position in it, for anyone signed in.
     friend = sign_up(server, f"sf{game[:3]}")
     other = signed_in(people, friend, 390, 844)
+    other.goto("/#/")
+    other.click("#lobby-sandbox")  # on a phone the lobby links to the sandbox page
+    expect(other.locator("#sandbox-position")).to_be_visible()
     other.goto(shared[shared.index("/#/") :])
     expect(other.locator("#sandbox-game")).to_have_value(game)
     assert json.loads(other.locator("#sandbox-position").input_value()) == position

@@ -429,7 +429,8 @@ export class LobbyView {
       message,
       h("button", { class: "primary", type: "submit", id: "create-submit" }, "Create game"),
     );
-    fill(this.createBox, h("h2", {}, "Create a game"), form);
+    const sandbox = h("p", { class: "muted small" }, "Or set up a position and play every seat yourself: ", h("a", { href: "#/sandbox", id: "lobby-sandbox" }, "the sandbox"), ".");
+    fill(this.createBox, h("h2", {}, "Create a game"), form, sandbox);
   }
 }
 

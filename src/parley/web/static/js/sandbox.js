@@ -154,7 +154,12 @@ export class SandboxView {
     const q = this.query;
     try {
       if (q.get("p")) {
-        this.text.value = await unpackPosition(q.get("p"));
+        const packed = await unpackPosition(q.get("p"));
+        try {
+          this.text.value = JSON.stringify(JSON.parse(packed), null, 2);  // sent compact, read laid out
+        } catch {
+          this.text.value = packed;  // the reader will say what is wrong with it
+        }
         this.note.textContent = "The position of the link.";
         this.link.value = location.href;
       } else if (q.get("from")) {
