@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from tests.web.axe import assert_accessible
 from tests.web.conftest import People, Server
 from tests.web.illuminati_helpers import Person, sign_up
 
@@ -102,6 +103,7 @@ def test_a_pasted_position_is_played_as_two_seats_and_shared(
     page.fill("#sandbox-position", json.dumps(position, indent=1))
     expect(page.locator("#sandbox-game")).to_have_value(game)  # read from the position
     shoot(page, screenshots, f"sandbox-paste-{game}")
+    assert_accessible(page, f"the sandbox page ({game})")
     page.click("#sandbox-share")
     link = page.locator("#sandbox-link")
     expect(link).to_have_value(re.compile(r"#/sandbox\?p=[A-Za-z0-9_-]+$"))
@@ -144,6 +146,7 @@ def test_a_pasted_position_is_played_as_two_seats_and_shared(
     assert seat_box is not None and menu_box is not None
     assert seat_box["x"] + seat_box["width"] <= menu_box["x"] + 1
     shoot(phone, screenshots, f"sandbox-phone-{game}")
+    assert_accessible(phone, f"a sandbox of {game} on a phone")
     # The link opens the sandbox page with the same position in it, for anyone signed in.
     friend = sign_up(server, f"sf{game[:3]}")
     other = signed_in(people, friend, 390, 844)

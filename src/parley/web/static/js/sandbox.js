@@ -128,7 +128,7 @@ export class SandboxView {
           this.start(start);
         },
       },
-      h("h2", {}, "Sandbox"),
+      h("h1", { class: "sandbox-title" }, "Sandbox"),
       h("p", { class: "muted" }, "Set up a position and play every seat of it yourself: switch seats in the top bar of the game. A sandbox is private and nobody else plays in it."),
       h("label", { for: "sandbox-game" }, "Game"),
       this.type,
