@@ -13,7 +13,7 @@ from tests.server.conftest import make_settings
 from parley import games
 from parley.kernel import SPECTATOR, Match, Viewer
 from parley.server.app import build_services
-from parley.server.errors import Forbidden
+from parley.server.errors import Forbidden, NotFound
 from parley.server.sandbox import Sandbox
 from parley.server.schemas import ActionIn, CreateGame
 from parley.server.services import Services
@@ -97,7 +97,7 @@ def test_moving_between_seats_is_refused_outside_a_sandbox(services: Services) -
     with pytest.raises(Forbidden, match="only in a sandbox"):
         sandbox_of(services).switch(amy, game.id, 1)
     made = sandbox_of(services).create(amy, "sucker", first_position("sucker"), "mine")
-    with pytest.raises(Forbidden):
+    with pytest.raises(NotFound):  # a sandbox is private: unseen by others
         sandbox_of(services).switch(bob, made.id, 1)
     with pytest.raises(Exception, match="no seat 9"):
         sandbox_of(services).switch(amy, made.id, 9)
@@ -235,3 +235,24 @@ def test_private_bargains_stay_with_their_parties() -> None:
         assert "an open offer" in text
         assert rules.observe(hidden, viewer) == rules.observe(match.state, viewer)
     assert "meet at pile nine" in json.dumps(rules.write_position(match.state))  # untouched
+
+
+def test_the_routes_answer_with_clear_errors(users: Any) -> None:
+    """Over HTTP: a sandbox is made and switched; bad input and wrong games are refused."""
+    amy, bob = users("amy"), users("bob")
+    made = amy.post("/api/sandbox", {"game": "sucker", "position": first_position("sucker")}, 201)
+    assert made["sandbox"] and made["you"]["seat"] == 0 and made["status"] == "active"
+    moved = amy.post(f"/api/sandbox/{made['id']}/seat", {"seat": 2}, 200)
+    assert moved["you"]["seat"] == 2
+    assert amy.get(f"/api/games/{made['id']}/state", 200)["viewer"]["seat"] == 2
+    whole = amy.get(f"/api/games/{made['id']}/position", 200)
+    assert whole["whole"] and whole["position"] == first_position("sucker")
+    broken = {**first_position("campus"), "pvc": "Q9"}
+    bad = amy.post("/api/sandbox", {"game": "campus", "position": broken}, 400)
+    assert bad["error"] == "bad_position" and "pvc" in bad["message"]
+    amy.post(f"/api/sandbox/{made['id']}/seat", {"seat": 7}, 400)
+    amy.post(f"/api/sandbox/{made['id']}/seat", {"seat": -1}, 422)
+    bob.post(f"/api/sandbox/{made['id']}/seat", {"seat": 1}, 404)  # private: unseen
+    game = bob.post("/api/games", {"game": "sucker", "seats": 3}, 201)
+    bob.post(f"/api/sandbox/{game['id']}/seat", {"seat": 1}, 403)
+    bob.get(f"/api/games/{game['id']}/position", 409)  # not started: no position yet

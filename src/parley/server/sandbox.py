@@ -25,7 +25,7 @@ from parley import games
 from parley.kernel import SPECTATOR, Rng, Rules, Viewer
 
 from .clock import Clock
-from .errors import BadRequest, Forbidden, WrongStatus
+from .errors import BadRequest, Forbidden, NotFound, WrongStatus
 from .live import LiveGame, Tables, Txn
 from .lobby import Lobby
 from .record import new_match
@@ -138,6 +138,8 @@ class Sandbox:
         def fn(txn: Txn) -> None:
             row = txn.row
             member = txn.live.member(user.id)
+            if member is None and row.private:
+                raise NotFound(f"there is no game {game_id!r}")  # private games stay unseen
             if not row.sandbox:
                 raise Forbidden("only in a sandbox may one user play every seat")
             if row.host_id != user.id or member is None:
