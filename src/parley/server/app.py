@@ -50,6 +50,7 @@ from .durable import DurableAnswers
 from .errors import ServerError, failure_body, status_and_body
 from .hub import Hub
 from .live import Notice, Tables
+from .llm_seats import LLMSeats
 from .lobby import Lobby
 from .logs import RequestIds
 from .logs import configure as configure_logs
@@ -116,8 +117,9 @@ def build_services(settings: Settings) -> Services:
         freshness_seconds=settings.cache_freshness_seconds,
         past_capacity=settings.cache_past,
     )
+    models = LLMSeats(tables, settings.limits.max_press_chars)  # `llm:` seats, off the lock
     tables.automation = Automation(
-        BotPool(), settings.automation_batch, settings.limits.max_press_chars
+        BotPool(), settings.automation_batch, settings.limits.max_press_chars, models.wake
     )
     tables.automation = ReadyAutomation(tables.automation)  # saved orders, once all ready
     tables.automation = StandingAutomation(tables.automation)  # standing answers, at once
@@ -141,6 +143,7 @@ def build_services(settings: Settings) -> Services:
         limiter=limiter,
         run=runner,
         sockets=SocketCount(),
+        models=models,
     )
 
 
@@ -169,6 +172,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.scheduler_poll_seconds:
             services.scheduler.start(settings.scheduler_poll_seconds)
         upkeep = asyncio.create_task(_checkpoints(services.tables.db.engine))
+        if services.models is not None:
+            services.models.start()
         notifier.start()  # e-mail and webhooks, off the games' path
         try:
             yield
@@ -176,6 +181,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             upkeep.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await upkeep
+            if services.models is not None:
+                await services.models.stop()
             await notifier.stop()
             await services.scheduler.stop()
             await services.hub.close()

@@ -12,7 +12,7 @@ from parley import games
 from parley.agents import bots
 from parley.kernel import ActionEntry, BadOptions, Match, UnknownGame
 
-from . import store
+from . import llm_seats, store
 from .clock import Clock
 from .errors import BadRequest, Conflict, Forbidden, NotFound, WrongStatus
 from .live import LiveGame, Tables, Txn
@@ -24,6 +24,9 @@ from .vocab import Controller, EventKind, GameRecord, GameStatus, MemberRecord, 
 
 
 def check_bot(name: str) -> str:
+    if llm_seats.is_llm(name):
+        llm_seats.check(name)  # only a profile the operator installed, never a path
+        return name
     if name not in bots.bot_names():
         raise BadOptions(f"no bot called {name!r}; bots: {', '.join(bots.bot_names())}", text=name)
     return name

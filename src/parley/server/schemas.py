@@ -30,7 +30,15 @@ MultiLine = Annotated[str, AfterValidator(_multi_line)]
 Username = Annotated[
     str, Field(min_length=2, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 ]
-BotName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+# `llm:NAME` is a chat model whose profile the operator installed (`parley.server.llm_seats`).
+BotName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=32,  # the column's width
+        pattern=r"^(?:llm:[A-Za-z0-9_][A-Za-z0-9_.-]{0,27}|[a-z0-9][a-z0-9_-]*)$",
+    ),
+]
 OptionValue = bool | int | str
 Seat = Annotated[int, Field(ge=0, le=1000)]
 

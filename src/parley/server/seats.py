@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,10 +85,20 @@ class BotPool:
 class Automation:
     """Acts for seats nobody plays: bots choose, seats in civil disorder take the default."""
 
-    def __init__(self, pool: BotPool, batch: int, max_press_chars: int = 2000) -> None:
+    def __init__(
+        self,
+        pool: BotPool,
+        batch: int,
+        max_press_chars: int = 2000,
+        wake: Callable[[str, int, str, int], None] | None = None,
+    ) -> None:
         self.pool = pool
         self.batch = batch
         self.max_press_chars = max_press_chars
+        # Seats played by a chat model (`llm:` bots) are left to `parley.server.llm_seats`,
+        # told here (game, seat, bot, state id) when one owes: a model call under the
+        # game's lock would freeze the game.
+        self.wake = wake
 
     def __call__(self, txn: Txn) -> None:
         match = txn.live.match
@@ -114,6 +125,7 @@ class Automation:
                 note_missed(txn, member)
         if not match.is_over and self._next_seat(txn) is None:
             self._out_of_turn(txn)
+        self._wake_models(txn)
         txn.automation_pending = self._next_seat(txn) is not None  # finish on a later tick
 
     def _answer_draws(self, txn: Txn) -> None:
@@ -145,6 +157,8 @@ class Automation:
             absent = bots.Decision(match.rules, seat, match.state, rng, match=match, owed=False)
             return bots.draw_vote(_ABSENT, absent)
         name = member.bot or txn.row.takeover_bot
+        if _model_seat(txn, member):
+            return False  # a model is not asked about draws (as in the arena)
         try:
             bot = self.pool.get(name, txn.live.rules)
             mind = self.pool.mind(txn.row.id, seat, name)
@@ -162,8 +176,20 @@ class Automation:
         for seat in sorted(match.turn().owing):
             member = txn.live.at_seat(seat)
             if member is None or member.controller is not Controller.HUMAN:
+                if _model_seat(txn, member):
+                    continue  # played outside the lock (parley.server.llm_seats)
                 return seat
         return None
+
+    def _wake_models(self, txn: Txn) -> None:
+        match = txn.match
+        if match.is_over or self.wake is None or talk.open_rounds(txn):
+            return
+        for seat in sorted(match.turn().owing):
+            member = txn.live.at_seat(seat)
+            if member is not None and _model_seat(txn, member):
+                name = member.bot or txn.row.takeover_bot
+                self.wake(txn.row.id, seat, name, match.state_id)
 
     def _negotiate(self, txn: Txn) -> None:
         """Ask each bot seat once per negotiation round for its press (its action waits)."""
@@ -173,6 +199,8 @@ class Automation:
             member = txn.live.at_seat(seat)
             if member is None or member.controller is not Controller.BOT:
                 continue
+            if _model_seat(txn, member):
+                continue  # a model talks when it decides, outside the lock
             name = member.bot or txn.row.takeover_bot
             mind = self.pool.mind(txn.row.id, seat, name)
             if mind.talked == key:
@@ -190,6 +218,8 @@ class Automation:
         for seat in sorted(match.turn().anytime - match.turn().owing):
             member = txn.live.at_seat(seat)
             if member is None or member.controller is not Controller.BOT or match.is_over:
+                continue
+            if _model_seat(txn, member):
                 continue
             name = member.bot or txn.row.takeover_bot
             mind = self.pool.mind(txn.row.id, seat, name)
@@ -314,6 +344,13 @@ class Automation:
         if not accept and not voted:
             return  # no proposal to reject
         txn.vote(seat, accept)
+
+
+def _model_seat(txn: Txn, member: MemberRecord | None) -> bool:
+    """The seat is a bot seat played by a chat model (`llm:PROFILE`)."""
+    if member is None or member.controller is not Controller.BOT:
+        return False
+    return (member.bot or txn.row.takeover_bot or "").startswith("llm:")
 
 
 def note_missed(txn: Txn, member: MemberRecord) -> MemberRecord:

@@ -9,6 +9,7 @@ from .bus import Bus
 from .deadlines import Scheduler
 from .hub import Hub
 from .live import Tables
+from .llm_seats import LLMSeats
 from .lobby import Lobby
 from .play import Play
 from .ratelimit import Limiter
@@ -31,3 +32,4 @@ class Services:
     limiter: Limiter
     run: Runner  # `await svc.run(fn, *args)`: store-bound work, inline or in a thread
     sockets: SocketCount  # open WebSockets, in all and per user
+    models: LLMSeats | None = None  # the seats chat models play (`llm:` bots)

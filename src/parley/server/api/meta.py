@@ -10,6 +10,7 @@ import parley
 from parley import games
 from parley.agents import bots
 
+from .. import llm_seats
 from ..db.engine import is_sqlite
 from ..schemas import CatalogOut, GameTypeOut, HealthOut
 from ..vocab import PressMode
@@ -41,7 +42,7 @@ async def game_types() -> CatalogOut:
     """Every game this server runs, with its seats and options, and the bots it offers."""
     return CatalogOut(
         games=[GameTypeOut.model_validate(_game_type(r)) for r in games.all_rules()],
-        bots=bots.bot_names(),
+        bots=bots.bot_names() + llm_seats.installed(),  # models: installed profiles only
         press_modes=list(PressMode),
         default_period_seconds=900,
     )
@@ -53,6 +54,6 @@ def _game_type(rules: Any) -> dict[str, Any]:
     The first offer is the game's heuristic player when it has one (it plays to win);
     `random` otherwise, never `default` (which only holds).
     """
-    offered = bots.bot_names(rules)
+    offered = bots.bot_names(rules) + llm_seats.installed()
     first = "heuristic" if "heuristic" in offered else "random"
     return {**rules.spec.to_json(), "bots": offered, "default_bot": first}
