@@ -23,6 +23,8 @@ from tests.server.conftest import (
     wait_until,
 )
 
+from parley.server.export import records_in_database
+
 OPTION = re.compile(r"^- (\S+): (.+) \[.*\]$", re.M)
 
 
@@ -137,24 +139,39 @@ def _play_out(live: LiveServer, host: Any, gid: str, action: str) -> None:
     wait_until(done, what="the game to end")
 
 
+def _bot_seat(host: Any, gid: str) -> int:
+    """The model's seat: the one of two the host does not hold (seats are drawn)."""
+    return 1 - int(host.get(f"/api/games/{gid}/state")["viewer"]["seat"])
+
+
 def _bot_actions(host: Any, gid: str) -> list[dict[str, Any]]:
     entries = host.get(f"/api/games/{gid}/history", params={"limit": 500})["entries"]
-    return [e for e in entries if e.get("type") == "action" and e.get("seat") == 1]
+    seat = _bot_seat(host, gid)
+    return [e for e in entries if e.get("type") == "action" and e.get("seat") == seat]
 
 
-def test_a_model_seat_plays_a_server_game_to_its_end_and_its_usage_is_kept(
-    server: LiveServer, model: Model
+def _usage(url: str, gid: str) -> list[dict[str, Any]]:
+    """The game's `usage` as the export reads it out of the database."""
+    records = dict(records_in_database(url))
+    return list(records[gid].get("usage") or [])
+
+
+def test_a_model_seat_plays_a_server_game_to_its_end_and_its_usage_is_exported(
+    server: LiveServer, model: Model, sqlite_url: str
 ) -> None:
     host, gid = _game(server, "countdown", "llm:random", start=9)
     _play_out(server, host, gid, "take 1")
     assert _bot_actions(host, gid), "the model's seat never acted"
-    assert model.requests["random"] >= 1
-    models = server.services.models
-    assert models is not None
-    usage = models.usage(gid)
-    assert len(usage) == model.requests["random"]  # one request per decision: all accepted
+    decisions = len(_bot_actions(host, gid))
+    assert model.requests["random"] == decisions  # one request per decision: all accepted
+    usage = _usage(sqlite_url, gid)
+    assert len(usage) == decisions
+    assert len({(u["seat"], u["state_id"]) for u in usage}) == decisions
+    seat = _bot_seat(host, gid)
+    assert all(u["seat"] == seat and u["model"] == "scripted-random" for u in usage)
     assert all(u["prompt_tokens"] == 100 and u["completion_tokens"] == 10 for u in usage)
     assert all(u["cost"] == pytest.approx(0.12) and not u["defaulted"] for u in usage)
+    assert all("reasoning" not in u for u in usage)
 
 
 def test_the_game_answers_reads_and_other_seats_while_the_model_thinks(
@@ -175,16 +192,14 @@ def test_the_game_answers_reads_and_other_seats_while_the_model_thinks(
 
 
 def test_a_refused_answer_is_retried_then_the_default_is_played(
-    server: LiveServer, model: Model
+    server: LiveServer, model: Model, sqlite_url: str
 ) -> None:
     host, gid = _game(server, "countdown", "llm:bad", start=6)
     _play_out(server, host, gid, "take 1")
     decisions = len(_bot_actions(host, gid))
     assert decisions >= 1
     assert model.requests["bad"] == 2 * decisions  # each refused once, retried once
-    models = server.services.models
-    assert models is not None
-    usage = models.usage(gid)
+    usage = _usage(sqlite_url, gid)
     assert [u["defaulted"] for u in usage] == [True] * decisions
     assert all(u["invalid"] == 2 for u in usage)
 

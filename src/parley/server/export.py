@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 PAGE = 200  # games read per query: bounds what the driver holds, whatever the database size
@@ -23,7 +23,7 @@ def records_in_database(
     from sqlalchemy import and_, or_, select
 
     from .db.engine import make_engine
-    from .db.models import AgentNote, Entry, Game
+    from .db.models import AgentNote, BotMemory, Entry, Game
 
     if page < 1:
         raise ValueError(f"page is at least 1, not {page}")
@@ -40,6 +40,7 @@ def records_in_database(
     notes = select(AgentNote.seat, AgentNote.state_id, AgentNote.text, AgentNote.at).order_by(
         AgentNote.id
     )
+    saved = select(BotMemory.data)
     after: tuple[float, str] | None = None
     try:
         while True:
@@ -72,6 +73,9 @@ def records_in_database(
                             for n in conn.execute(notes.where(AgentNote.game_id == game_id))
                         ],
                     }
+                    usage = _usage(conn.scalars(saved.where(BotMemory.game_id == game_id)))
+                    if usage:
+                        record["usage"] = usage  # model seats' tokens and cost per decision
                     yield game_id, record
             if len(batch) < page:
                 return
@@ -79,6 +83,19 @@ def records_in_database(
             del batch  # not alive beside the next page while that is fetched
     finally:
         engine.dispose()
+
+
+def _usage(memories: Iterable[Any]) -> list[dict[str, Any]]:
+    """The per-decision usage model seats saved in their memory (`parley.server.llm_seats`),
+    by state id and seat."""
+    out = [
+        dict(e)
+        for data in memories
+        if isinstance(data, dict)
+        for e in data.get("usage") or ()
+        if isinstance(e, dict) and "seat" in e and "state_id" in e
+    ]
+    return sorted(out, key=lambda e: (int(e["state_id"]), int(e["seat"])))
 
 
 # --- writing and reading ---------------------------------------------------------------

@@ -7,10 +7,12 @@ pick only a profile the operator installed, never a path or a URL. The seats' au
 (`parley.server.seats.Automation`) leaves such a seat alone and tells `LLMSeats` that it
 owes a decision. A task then copies the game under the lock, lets go of it, and asks the
 model outside it (in a worker thread, at most the profile's `concurrency` at once), with the
-same decision text the gateway serves; a refused answer is shown back to the model up to
-the profile's `retries`, then the game's default action is played. The answer is submitted
-as a change with the state id it was made for, so one that comes after the game moved on
-is refused, not applied. Token use and cost per decision are kept by `usage`.
+same decision text the gateway serves (`parley.briefing`); a refused answer is shown back
+to the model up to the profile's `retries`, then the game's default action is played. The
+answer is submitted as a change with the state id it was made for, so one that comes after
+the game moved on is refused, not applied. Requests, tokens and cost per decision are saved
+with the seat's memory, and the export puts them into the game's record as `usage`
+(`parley.server.export`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from parley.agents.bench.model import LLMBot
 from parley.agents.bench.profile import PREFIX, Profile, load_profile
 from parley.kernel import ActionEntry, BadOptions, ParleyError, Rng, Viewer
 
+from . import memory
 from .errors import ServerError
 from .live import Tables, Txn
 from .press import check_press
@@ -40,6 +43,7 @@ log = logging.getLogger(__name__)
 FOLDER_ENV = "PARLEY_LLM_PROFILES"
 _PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,27}")  # `llm:` + 28: a bot column
 _SALT = 0x11A
+USAGE = "usage"  # the key of a model seat's saved memory that holds its decisions' usage
 
 
 def profiles_folder() -> Path | None:
@@ -80,9 +84,7 @@ class LLMSeats:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._busy: set[tuple[str, int, int]] = set()  # (game, seat, state id) being thought
         self._tasks: set[asyncio.Task[None]] = set()
-        self._limits: dict[str, asyncio.Semaphore] = {}
-        self._bots: dict[tuple[str, str], LLMBot] = {}
-        self._usage: dict[str, list[dict[str, Any]]] = {}
+        self._limits: dict[str, asyncio.Semaphore] = {}  # per profile: its `concurrency`
         self._lock = threading.Lock()
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -118,11 +120,6 @@ class LLMSeats:
 
     # --- one decision -------------------------------------------------------------------
 
-    def usage(self, game_id: str) -> list[dict[str, Any]]:
-        """Per decision of the game's model seats: requests, tokens, cost, default."""
-        with self._lock:
-            return [dict(e) for e in self._usage.get(game_id, ())]
-
     async def _play(self, key: tuple[str, int, int], name: str) -> None:
         game_id, seat, state_id = key
         try:
@@ -130,13 +127,14 @@ class LLMSeats:
             if snapshot is None:
                 return
             bot, decision = snapshot
-            limit = self._limits.setdefault(name, asyncio.Semaphore(bot.profile.concurrency))
-            async with limit:
-                reply = await asyncio.to_thread(bot.choose, decision)
-            with self._lock:
-                entry = bot.usage()[-1] if bot.log else {}
-                self._usage.setdefault(game_id, []).append(dict(entry))
-            await asyncio.to_thread(self._submit, game_id, seat, name, state_id, reply)
+            try:
+                limit = self._limits.setdefault(name, asyncio.Semaphore(bot.profile.concurrency))
+                async with limit:
+                    reply = await asyncio.to_thread(bot.choose, decision)
+            finally:
+                bot.http.close()
+            entry = bot.usage()[-1] if bot.log else {}
+            await asyncio.to_thread(self._submit, game_id, seat, name, state_id, reply, entry)
         except asyncio.CancelledError:
             raise
         except Exception:  # a failure here must not stop other seats; the deadline remains
@@ -166,6 +164,12 @@ class LLMSeats:
         def fn(txn: Txn) -> tuple[LLMBot, bots.Decision] | None:
             if not self._owes(txn, seat, name, state_id):
                 return None
+            try:
+                profile = check(name)
+            except BadOptions as err:  # uninstalled since: the seat plays the default
+                log.warning("model seat %s of game %s: %s", seat, game_id, err.message)
+                txn.act_default(seat, actor=f"bot:{name}")
+                return None
             match = txn.match.copy()
             rng = Rng(txn.row.seed ^ _SALT).fork(match.seq + 1)
             decision = bots.Decision(
@@ -178,17 +182,10 @@ class LLMSeats:
                 owed=True,
                 press=txn.row.press is not PressMode.NONE,
             )
-            return self._bot(name, txn), decision
+            # One bot per decision: its counts and its log are this decision's alone.
+            return LLMBot(profile, txn.live.rules), decision
 
         return self.tables.change(game_id, fn, f"bot:{name}")
-
-    def _bot(self, name: str, txn: Txn) -> LLMBot:
-        key = (name, txn.live.rules.spec.name)
-        with self._lock:
-            bot = self._bots.get(key)
-            if bot is None:
-                bot = self._bots[key] = LLMBot(check(name), txn.live.rules)
-            return bot
 
     @staticmethod
     def _inbox(txn: Txn, seat: int) -> list[dict[str, Any]]:
@@ -208,10 +205,20 @@ class LLMSeats:
             if e.get("type") == "press" and e.get("seat") != seat
         ]
 
-    def _submit(self, game_id: str, seat: int, name: str, state_id: int, reply: Any) -> None:
-        """The answer as one change, aimed at `state_id`: stale answers are dropped."""
+    def _submit(
+        self,
+        game_id: str,
+        seat: int,
+        name: str,
+        state_id: int,
+        reply: Any,
+        usage: dict[str, Any],
+    ) -> None:
+        """The answer as one change, aimed at `state_id`: stale answers are dropped (their
+        usage is kept: the tokens were spent)."""
 
         def fn(txn: Txn) -> None:
+            keep_usage(txn, seat, name, usage)
             if not self._owes(txn, seat, name, state_id):
                 log.info("model seat %s of game %s answered too late", seat, game_id)
                 return
@@ -236,13 +243,26 @@ class LLMSeats:
             log.warning("model seat %s of game %s refused: %s", seat, game_id, err)
             self.tables.change(
                 game_id,
-                lambda txn: (
-                    txn.act_default(seat, actor=f"bot:{name}")
-                    if self._owes(txn, seat, name, state_id)
-                    else None
-                ),
+                lambda txn: self._default(txn, seat, name, state_id, usage),
                 f"bot:{name}",
             )
+
+    def _default(
+        self, txn: Txn, seat: int, name: str, state_id: int, usage: dict[str, Any]
+    ) -> None:
+        keep_usage(txn, seat, name, {**usage, "defaulted": True})
+        if self._owes(txn, seat, name, state_id):
+            txn.act_default(seat, actor=f"bot:{name}")
+
+
+def keep_usage(txn: Txn, seat: int, name: str, usage: dict[str, Any]) -> None:
+    """Add one decision's requests, tokens and cost to the seat's saved memory (`usage`),
+    which the export reads into the record (the model's words stay out: they are private)."""
+    if not usage:
+        return
+    kept = list(memory.load_bot(txn.session, txn.row.id, seat, name).get(USAGE) or [])
+    kept.append({k: v for k, v in usage.items() if k != "reasoning"})
+    memory.save_bot(txn.session, txn.row.id, seat, name, {USAGE: kept}, (USAGE,), txn.now)
 
 
 def _press(reply: Any) -> Iterable[bots.Say]:
