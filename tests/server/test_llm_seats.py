@@ -214,9 +214,10 @@ def test_only_installed_profiles_are_offered_and_accepted(server: LiveServer) ->
     for name in ("llm:nope", "llm:..", "llm:/etc/passwd", "llm:http://x"):
         with pytest.raises(ApiError) as err:
             host.post("/api/games", {"game": "countdown", "takeover_bot": name}, expect=201)
-        assert err.value.status in (400, 422), name
+        assert err.value.status in (400, 422), name  # 422: not a bot name at all
     with pytest.raises(ApiError) as err:
         host.post("/api/games", {"game": "countdown", "takeover_bot": "llm:nope"}, expect=201)
+    assert err.value.status == 400
     assert "no model profile 'llm:nope' installed" in str(err.value)
     assert "llm:random" in str(err.value)
     gid = host.post("/api/games", {"game": "countdown"}, expect=201)["id"]
