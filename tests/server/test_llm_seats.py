@@ -105,7 +105,7 @@ def server(
         (folder / f"{policy}.toml").write_text(
             f'base_url = "{model.url}/{policy}/v1"\nmodel = "scripted-{policy}"\n'
             'api_key_env = ""\nretries = 1\nendpoint_retries = 0\ntimeout_seconds = 30\n'
-            "input_price = 0.001\noutput_price = 0.002\n",
+            "concurrency = 2\ninput_price = 0.001\noutput_price = 0.002\n",
             encoding="utf-8",
         )
     (folder / "not-a-profile.txt").write_text("x", encoding="utf-8")
@@ -225,3 +225,35 @@ def test_only_installed_profiles_are_offered_and_accepted(server: LiveServer) ->
         host.post(f"/api/games/{gid}/bots", {"bot": "llm:nope"}, expect=200)
     assert err.value.status == 400
     assert host.get(f"/api/games/{gid}")["status"] == "lobby"
+
+
+def test_an_answer_that_comes_after_the_game_moved_on_is_dropped(
+    server: LiveServer, model: Model, sqlite_url: str
+) -> None:
+    host = sign_up(server.url, "host")
+    body = {"game": "sealed-bids", "seats": 2, "options": {"rounds": 2}, "period_seconds": 60}
+    gid = host.post("/api/games", body, expect=201)["id"]
+    host.post(f"/api/games/{gid}/bots", {"bot": "llm:held", "count": 1})
+    host.post(f"/api/games/{gid}/start")
+    assert model.holding.wait(WAIT), "the model was never asked"
+    first = host.get(f"/api/games/{gid}/state")["state_id"]
+    host.post(f"/api/games/{gid}/actions", {"action": "bid 1", "state_id": first})
+    assert server.advance(60) == 1  # the deadline plays the thinking model's default
+    wait_until(lambda: model.requests["held"] == 2, what="the model to be asked for round 2")
+    model.release.set()  # both answers now: round 1's is too late
+    wait_until(
+        lambda: len(_usage_all(sqlite_url, gid)) == 2, what="both answers' usage to be saved"
+    )
+    state = host.get(f"/api/games/{gid}/state")
+    host.post(f"/api/games/{gid}/actions", {"action": "bid 1", "state_id": state["state_id"]})
+    wait_until(
+        lambda: host.get(f"/api/games/{gid}")["status"] == "finished", what="the game to end"
+    )
+    assert len(_bot_actions(host, gid)) == 2  # one per round: the late answer added none
+    usage = _usage_all(sqlite_url, gid)
+    assert usage[0]["state_id"] == first  # its tokens are counted all the same
+
+
+def _usage_all(url: str, gid: str) -> list[dict[str, Any]]:
+    records = dict(records_in_database(url, finished_only=False))
+    return list(records[gid].get("usage") or [])
