@@ -110,7 +110,7 @@ def test_create_list_join_and_start_on_a_map_without_geometry(people: People) ->
     running = watcher.locator(f'#open-games .game-row[data-game-id="{game_id}"]')
     expect(running).to_contain_text("in progress")
     running.get_by_role("button", name="Watch").click()
-    expect(watcher.locator(".banner-info:not(.undo-bar)")).to_contain_text("spectator")
+    expect(watcher.locator(".banner-info")).to_contain_text("spectator")
     expect(watcher.locator("#map.schematic")).to_be_visible()
 
 

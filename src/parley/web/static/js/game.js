@@ -495,7 +495,7 @@ export class GameView {
     // The server says when the seat's last action may still be taken back (`can_undo`).
     this.undoEl = h(
       "div",
-      { class: "banner banner-info undo-bar", hidden: true },
+      { class: "banner banner-undo undo-bar", hidden: true },
       h("span", {}, "Nobody has acted since your last step, and it revealed nothing: "),
       h("button", { type: "button", id: "undo-button", onClick: () => this.undo() }, "Undo it"),
     );
