@@ -13,6 +13,7 @@ re-exported here; how each answers a proposed draw is `parley.agents.draws`.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any
 
 from parley.kernel import Rules
@@ -130,3 +131,22 @@ def _imported_bot(path: str, rules: Rules[Any, Any]) -> Bot:
     if not callable(getattr(bot, "choose", None)):
         raise BadOptions(f"{path!r} is not a bot (it has no choose method)", text=path)
     return bot  # type: ignore[no-any-return]
+
+
+# --- models as players, for the server (which meets agents only through this module) -----
+
+MODEL_PREFIX = "llm:"  # `llm:NAME`: a model profile, NAME.toml (parley.agents.bench.profile)
+
+
+def model_profile(name: str, folder: Path | None = None) -> Any:
+    """The model profile `name` (without `llm:`); BadOptions when anything is wrong."""
+    from .bench.profile import load_profile
+
+    return load_profile(name, folder)
+
+
+def model_bot(profile: Any, rules: Rules[Any, Any]) -> Any:
+    """A bot that asks the profile's model, counting its tokens and cost as it goes."""
+    from .bench.model import LLMBot
+
+    return LLMBot(profile, rules)

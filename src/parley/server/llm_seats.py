@@ -28,8 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from parley.agents import bots
-from parley.agents.bench.model import LLMBot
-from parley.agents.bench.profile import PREFIX, Profile, load_profile
 from parley.kernel import ActionEntry, BadOptions, ParleyError, Rng, Viewer
 
 from . import memory
@@ -58,21 +56,22 @@ def installed() -> list[str]:
     if folder is None or not folder.is_dir():
         return []
     names = (p.stem for p in folder.glob("*.toml") if p.is_file())
-    return sorted(PREFIX + n for n in names if _PLAIN.fullmatch(n) and not n.startswith("."))
+    plain = (n for n in names if _PLAIN.fullmatch(n) and not n.startswith("."))
+    return sorted(bots.MODEL_PREFIX + n for n in plain)
 
 
 def is_llm(name: str | None) -> bool:
-    return bool(name) and str(name).startswith(PREFIX)
+    return bool(name) and str(name).startswith(bots.MODEL_PREFIX)
 
 
-def check(name: str) -> Profile:
+def check(name: str) -> Any:
     """The installed profile `llm:NAME`; BadOptions listing the installed ones otherwise."""
-    short = name[len(PREFIX) :]
+    short = name[len(bots.MODEL_PREFIX) :]
     folder = profiles_folder()
     known = ", ".join(installed()) or "none (the server has no PARLEY_LLM_PROFILES folder)"
     if folder is None or not _PLAIN.fullmatch(short) or (name not in installed()):
         raise BadOptions(f"no model profile {name!r} installed; installed: {known}", text=name)
-    return load_profile(short, folder)
+    return bots.model_profile(short, folder)
 
 
 class LLMSeats:
@@ -158,10 +157,10 @@ class LLMSeats:
 
     def _snapshot(
         self, game_id: str, seat: int, name: str, state_id: int
-    ) -> tuple[LLMBot, bots.Decision] | None:
+    ) -> tuple[Any, bots.Decision] | None:
         """Under the lock: a copy of the game to think on (None: nothing owed any more)."""
 
-        def fn(txn: Txn) -> tuple[LLMBot, bots.Decision] | None:
+        def fn(txn: Txn) -> tuple[Any, bots.Decision] | None:
             if not self._owes(txn, seat, name, state_id):
                 return None
             try:
@@ -183,7 +182,7 @@ class LLMSeats:
                 press=txn.row.press is not PressMode.NONE,
             )
             # One bot per decision: its counts and its log are this decision's alone.
-            return LLMBot(profile, txn.live.rules), decision
+            return bots.model_bot(profile, txn.live.rules), decision
 
         return self.tables.change(game_id, fn, f"bot:{name}")
 
