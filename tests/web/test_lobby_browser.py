@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from tests.web.conftest import People, Server
-from tests.web.pages import create_game, sign_in, unique
+from tests.web.pages import create_game, join_by_id, sign_in, unique
 
 pytestmark = pytest.mark.browser
 
@@ -147,3 +147,16 @@ def test_the_request_recorder_refuses_and_reports_outside_urls(
         assert any(url.startswith(server.base) for url in crowd.requested)
     finally:
         crowd.close()
+
+
+def test_the_hosts_choice_of_bots_outlives_a_newcomer(people: People) -> None:
+    """The waiting room is drawn again when someone joins; the host's choice stays."""
+    host, guest = people.page(), people.page()
+    sign_in(host, unique("fillhost"))
+    guest_name = unique("fillguest")
+    sign_in(guest, guest_name)
+    game_id = create_game(host, "sucker", unique("Fill "))
+    host.select_option("#start-fill", "default")
+    join_by_id(guest, game_id)
+    expect(host.locator("#lobby-players")).to_contain_text(guest_name)
+    expect(host.locator("#start-fill")).to_have_value("default")

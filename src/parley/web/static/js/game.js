@@ -883,7 +883,9 @@ export class GameView {
     const kind = (catalog.games || []).find((t) => t.name === g.game) || {};
     const bots = kind.bots || catalog.bots;
     const firstBot = kind.default_bot || (bots.includes("heuristic") ? "heuristic" : "random");
-    const fillWith = h("select", { id: "start-fill", "aria-label": "bots for empty seats" }, bots.map((b) => h("option", { value: b, selected: b === firstBot }, `empty seats: “${b}” bots`)));
+    // The host's choice outlives a redraw of the waiting room (someone joins, a message comes).
+    const chosen = bots.includes(this.fillChoice) ? this.fillChoice : firstBot;
+    const fillWith = h("select", { id: "start-fill", "aria-label": "bots for empty seats", onChange: (e) => { this.fillChoice = e.target.value; } }, bots.map((b) => h("option", { value: b, selected: b === chosen }, `empty seats: “${b}” bots`)));
     const startGame = async () => {
       const empty = g.seat_count - g.players.length;
       if (empty <= 0) return api.start(this.gameId);
