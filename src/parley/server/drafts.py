@@ -177,18 +177,28 @@ def submit_when_ready(txn: Txn) -> bool:
     return True
 
 
-class ReadyAutomation:
-    """Runs the seats' automation, then submits steps whose owed seats are all ready."""
+class Repeating:
+    """Runs the seats' automation, then `step`, again and again while `step` acts (at most
+    `rounds` times: each act may wake the automation, which may wake `step` once more)."""
 
-    def __init__(self, inner: Callable[[Txn], None]) -> None:
-        self.inner = inner
+    def __init__(
+        self, inner: Callable[[Txn], None], step: Callable[[Txn], bool], rounds: int
+    ) -> None:
+        self.inner, self.step, self.rounds = inner, step, rounds
 
     def __call__(self, txn: Txn) -> None:
         self.inner(txn)
-        for _ in range(MAX_ROUNDS):
-            if txn.live.match is None or not submit_when_ready(txn):
+        for _ in range(self.rounds):
+            if txn.live.match is None or not self.step(txn):
                 return
             self.inner(txn)
+
+
+class ReadyAutomation(Repeating):
+    """Runs the seats' automation, then submits steps whose owed seats are all ready."""
+
+    def __init__(self, inner: Callable[[Txn], None]) -> None:
+        super().__init__(inner, submit_when_ready, MAX_ROUNDS)
 
 
 # --- the service --------------------------------------------------------------------------
@@ -202,7 +212,7 @@ class Drafts:
 
     def get(self, user: UserRecord, game_id: str) -> DraftOut:
         def read(live: LiveGame) -> DraftOut:
-            member, seat = _seat(live, user)
+            member, seat = seat_of(live, user)
             with self.tables.db.read() as s:
                 return _out(live, s, member, seat)
 
@@ -211,7 +221,7 @@ class Drafts:
     def save(self, user: UserRecord, game_id: str, req: DraftIn) -> DraftOut:
         def fn(txn: Txn) -> None:
             live, match = txn.live, txn.match
-            member, seat = _seat(live, user)
+            member, seat = seat_of(live, user)
             if txn.row.status is not GameStatus.ACTIVE:
                 raise WrongStatus(f"the game is {txn.row.status.value}")
             if member.controller is not Controller.HUMAN:
@@ -275,7 +285,7 @@ class Drafts:
                 submit_saved(txn, seat, member, actor=f"ready:user:{member.user_id}")
 
         def after(live: LiveGame) -> DraftOut:
-            member, seat = _seat(live, user)
+            member, seat = seat_of(live, user)
             with self.tables.db.read() as s:
                 read_ready_flags(s, live)  # who is done shows in everyone's state
                 return _out(live, s, member, seat)
@@ -335,7 +345,8 @@ class Drafts:
         return out
 
 
-def _seat(live: LiveGame, user: UserRecord) -> tuple[MemberRecord, int]:
+def seat_of(live: LiveGame, user: UserRecord) -> tuple[MemberRecord, int]:
+    """The user's member record and seat in a started game."""
     from .play import seat_member  # play imports the views this module builds on
 
     member = seat_member(live, user)

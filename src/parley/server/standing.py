@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from parley.kernel import InvalidAction, ParleyError
 
 from .db.models import Draft
+from .drafts import Repeating, seat_of
 from .errors import Conflict, WrongStatus
 from .live import LiveGame, Tables, Txn
 from .schemas import Strict
@@ -96,18 +97,11 @@ def answer_one(txn: Txn) -> bool:
     return False
 
 
-class StandingAutomation:
+class StandingAutomation(Repeating):
     """Runs the seats' automation, then the standing answers, as long as either acts."""
 
     def __init__(self, inner: Callable[[Txn], None]) -> None:
-        self.inner = inner
-
-    def __call__(self, txn: Txn) -> None:
-        self.inner(txn)
-        for _ in range(MAX_ANSWERS):
-            if txn.live.match is None or not answer_one(txn):
-                return
-            self.inner(txn)
+        super().__init__(inner, answer_one, MAX_ANSWERS)
 
 
 class Standing:
@@ -118,7 +112,7 @@ class Standing:
 
     def get(self, user: UserRecord, game_id: str) -> StandingOut:
         def read(live: LiveGame) -> StandingOut:
-            member, seat = _seat(live, user)
+            member, seat = seat_of(live, user)
             with self.tables.db.read() as s:
                 return _out(live, s, member, seat)
 
@@ -127,7 +121,7 @@ class Standing:
     def set(self, user: UserRecord, game_id: str, req: StandingIn) -> StandingOut:
         def fn(txn: Txn) -> None:
             live = txn.live
-            member, seat = _seat(live, user)
+            member, seat = seat_of(live, user)
             if txn.row.status is not GameStatus.ACTIVE:
                 raise WrongStatus(f"the game is {txn.row.status.value}")
             if member.controller is not Controller.HUMAN:
@@ -166,22 +160,12 @@ class Standing:
             # The automation that runs after this change answers a window open now.
 
         def after(live: LiveGame) -> StandingOut:
-            member, seat = _seat(live, user)
+            member, seat = seat_of(live, user)
             with self.tables.db.read() as s:
                 return _out(live, s, member, seat)
 
         _, out = self.tables.change_and_view(game_id, fn, f"user:{user.id}", after)
         return out
-
-
-def _seat(live: LiveGame, user: UserRecord) -> tuple[MemberRecord, int]:
-    from .play import seat_member  # play imports the views this module builds on
-
-    member = seat_member(live, user)
-    assert member.seat is not None
-    if live.match is None:
-        raise WrongStatus("the game has not started")
-    return member, member.seat
 
 
 def _out(live: LiveGame, s: Session, member: MemberRecord, seat: int) -> StandingOut:
