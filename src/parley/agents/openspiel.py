@@ -599,7 +599,29 @@ class RulesRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-class MCTSArenaBot:
+class _SearchBot:
+    """What the arena's OpenSpiel search bots share: their settings and one OpenSpiel game
+    per seat count and option set."""
+
+    def __init__(
+        self, rules: Rules[Any, Any], simulations: int, uct_c: float, rollout_depth: int
+    ) -> None:
+        self.rules = rules
+        self.simulations = simulations
+        self.uct_c = uct_c
+        self.rollout_depth = rollout_depth
+        self._games: dict[tuple[int, str], ParleyGame] = {}
+
+    def _game(self, match: Match[Any, Any]) -> ParleyGame:
+        key = (match.seats, json.dumps(match.options, sort_keys=True))
+        game = self._games.get(key)
+        if game is None:
+            params = {"players": match.seats, "seed": 0, **match.options}
+            game = self._games[key] = load(self.rules, **params)
+        return game
+
+
+class MCTSArenaBot(_SearchBot):
     """OpenSpiel's MCTS as a Parley bot, searching the position through the bridge.
 
     In a game with hidden information it searches a *determinisation*: the state redrawn
@@ -628,19 +650,7 @@ class MCTSArenaBot:
                 "a determinisation of; the MCTS bot would read what its seat cannot see",
                 text=rules.spec.name,
             )
-        self.rules = rules
-        self.simulations = simulations
-        self.uct_c = uct_c
-        self.rollout_depth = rollout_depth
-        self._games: dict[tuple[int, str], ParleyGame] = {}
-
-    def _game(self, match: Match[Any, Any]) -> ParleyGame:
-        key = (match.seats, json.dumps(match.options, sort_keys=True))
-        game = self._games.get(key)
-        if game is None:
-            params = {"players": match.seats, "seed": 0, **match.options}
-            game = self._games[key] = load(self.rules, **params)
-        return game
+        super().__init__(rules, simulations, uct_c, rollout_depth)
 
     def searched(self, match: Match[Any, Any], seat: int, rng: Rng) -> Match[Any, Any]:
         """The copy of `match` the search runs on: determinised and reseeded as needed."""
@@ -673,7 +683,7 @@ class MCTSArenaBot:
         return _decoded(game, match, decision.seat, int(action))
 
 
-class ISMCTSArenaBot:
+class ISMCTSArenaBot(_SearchBot):
     """OpenSpiel's information-set MCTS as a Parley bot, for games that hide information.
 
     Every simulation starts from a state resampled for its seat (`resample_from_infostate`,
@@ -713,19 +723,7 @@ class ISMCTSArenaBot:
                 "resample it with",
                 text=rules.spec.name,
             )
-        self.rules = rules
-        self.simulations = simulations
-        self.uct_c = uct_c
-        self.rollout_depth = rollout_depth
-        self._games: dict[tuple[int, str], ParleyGame] = {}
-
-    def _game(self, match: Match[Any, Any]) -> ParleyGame:
-        key = (match.seats, json.dumps(match.options, sort_keys=True))
-        game = self._games.get(key)
-        if game is None:
-            params = {"players": match.seats, "seed": 0, **match.options}
-            game = self._games[key] = load(self.rules, **params)
-        return game
+        super().__init__(rules, simulations, uct_c, rollout_depth)
 
     def choose(self, decision: Any) -> Any:
         match: Match[Any, Any] | None = getattr(decision, "_match", None)
