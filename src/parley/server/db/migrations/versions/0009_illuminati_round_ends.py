@@ -12,12 +12,9 @@ Create Date: 2026-11-27
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-import sqlalchemy as sa
-from alembic import op
+from parley.server.db.legacy_options import drop_legacy, keep_legacy
 
 revision: str = "0009"
 down_revision: str | None = "0008"
@@ -27,30 +24,11 @@ depends_on: str | Sequence[str] | None = None
 # What the engine did before the option existed.
 LEGACY = {"round_ends": "player_1"}
 
-_games = sa.table(
-    "games", sa.column("id", sa.String), sa.column("game", sa.String), sa.column("options", sa.JSON)
-)
-
-
-def _rewrite(change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
-    """Store `change(options)` for every Illuminati game whose options it changes."""
-    conn = op.get_bind()
-    rows = conn.execute(
-        sa.select(_games.c.id, _games.c.options).where(_games.c.game == "illuminati")
-    )
-    for game_id, stored in rows.fetchall():
-        if isinstance(stored, str):  # some drivers hand JSON back as text
-            stored = json.loads(stored)
-        options = dict(stored or {})
-        changed = change(options)
-        if changed != options:
-            conn.execute(_games.update().where(_games.c.id == game_id).values(options=changed))
-
 
 def upgrade() -> None:
-    _rewrite(lambda options: {**LEGACY, **options})
+    keep_legacy("illuminati", LEGACY)
 
 
 def downgrade() -> None:
     """Earlier code refuses options it does not know: take it out again."""
-    _rewrite(lambda options: {k: v for k, v in options.items() if k not in LEGACY})
+    drop_legacy("illuminati", LEGACY)
