@@ -50,7 +50,14 @@ STARTING_OBJECTIVES = 2
 
 
 def new_game(
-    galaxy: Galaxy, seats: int, rng: Rng, target: int, rounds: int, tactics: int
+    galaxy: Galaxy,
+    seats: int,
+    rng: Rng,
+    target: int,
+    rounds: int,
+    tactics: int,
+    *,
+    compact: bool = False,
 ) -> PlanetsState:
     """Home systems with the starting forces, shuffled decks, two objectives revealed."""
     slots = galaxy.homes(seats)
@@ -79,6 +86,7 @@ def new_game(
         target=target,
         rounds=rounds,
         tactics_per_round=tactics,
+        compact=compact,
         rng=rng,
         space=space,
         planets=planets,

@@ -19,7 +19,9 @@ from .galaxy import GalaxyError, galaxy_for
 from .state import Area, PlanetsState, Stage
 from .units import UNITS
 
-_OPTION_FIELDS = frozenset({"galaxy", "homes", "target", "rounds", "tactics_per_round"})
+_OPTION_FIELDS = frozenset(
+    {"galaxy", "homes", "target", "rounds", "tactics_per_round", "compact"}
+)
 CODEC = Codec({PlanetsState: _OPTION_FIELDS})
 
 
@@ -27,6 +29,7 @@ def write(state: PlanetsState, galaxy_option: str) -> dict[str, Any]:
     return {
         "game": "planets",
         "options": {
+            "rules": "compact" if state.compact else "full",
             "galaxy": galaxy_option,
             "target": state.target,
             "rounds": state.rounds,
@@ -102,6 +105,7 @@ def read(
             "target": int(o["target"]),
             "rounds": int(o["rounds"]),
             "tactics_per_round": int(o["tactics"]),
+            "compact": str(o["rules"]) == "compact",
         },
     )
     _check(state)

@@ -67,6 +67,17 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         aliases=("planet-control", "control", "ti-control"),
         options=(
             OptionSpec(
+                "rules",
+                "full",
+                "which rules: a fuller round of play, or the compact game of control alone",
+                label="Rules",
+                offered=("full", "compact"),
+                choice_labels=(
+                    "Full round: strategy cards, command tokens, building, the whole combat",
+                    "Compact: activations, invasion and exploration only",
+                ),
+            ),
+            OptionSpec(
                 "galaxy",
                 "auto",
                 "the galaxy to play in (a server may also be given galaxy files)",
@@ -124,6 +135,7 @@ class PlanetsRules(Rules[PlanetsState, Action]):
             int(setup.options.get("target", 6)),
             int(setup.options.get("rounds", 6)),
             int(setup.options.get("tactics", 3)),
+            compact=str(setup.options.get("rules", "full")) == "compact",
         )
 
     def seat_count(self, state: PlanetsState) -> int:

@@ -133,6 +133,7 @@ class PlanetsState:
     target: int
     rounds: int
     tactics_per_round: int
+    compact: bool  # the `rules=compact` preset: the game of control alone, no fuller round
     rng: Rng
     space: dict[str, Area]
     planets: dict[str, PlanetState]
