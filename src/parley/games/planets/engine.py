@@ -44,6 +44,8 @@ from .units import (
 
 EVENTS_KEPT = 60  # the state keeps this many recent public events for the views
 STARTING_OBJECTIVES = 2
+START_FLEET = 3  # the fuller round's command sheet at set-up (20.1); tactics come from options
+START_STRATEGY = 2
 
 
 # --- set-up ----------------------------------------------------------------------------
@@ -103,6 +105,8 @@ def new_game(
         revealed=revealed,
         first=first,
         current=first,
+        fleet=[] if compact else [START_FLEET] * seats,
+        strategy_pool=[] if compact else [START_STRATEGY] * seats,
     )
 
 

@@ -71,6 +71,8 @@ def read(
     raw = body.pop("options", {})
     if not isinstance(raw, Mapping):
         raise BadPosition("options: expected an object")
+    if "rules" not in raw:  # written before the fuller round existed: the compact game
+        raw = {**raw, "rules": "compact"}
     try:
         o = resolve(raw)
     except BadOptions as err:
@@ -157,6 +159,13 @@ def _check(state: PlanetsState) -> None:
     for name in ("tactics", "passed", "points", "scored", "goods", "fragments"):
         if len(getattr(state, name)) != seats:
             raise BadPosition(f"{name}: expected one entry per seat ({seats})")
+    for name in ("fleet", "strategy_pool"):
+        if len(getattr(state, name)) != (0 if state.compact else seats):
+            raise BadPosition(
+                f"{name}: expected one entry per seat ({seats})"
+                if not state.compact
+                else f"{name}: the compact rules have no {name.replace('_', ' ')}"
+            )
     for name, where in (("decks", state.decks), ("discards", state.discards)):
         if set(where) != set(DECKS):
             raise BadPosition(f"{name}: one list per exploration deck ({', '.join(DECKS)})")

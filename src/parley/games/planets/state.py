@@ -169,6 +169,11 @@ class PlanetsState:
     # The last combat (space or ground, round by round; a bombardment or space cannon fire),
     # kept until the next one; replaced whole, never changed in place.
     last_combat: dict[str, Any] | None = None
+    # The fuller round's command sheet (empty lists under `rules=compact`): tokens in each
+    # seat's fleet pool (the fleet supply: non-fighter ships per system) and strategy pool;
+    # `tactics` above is the tactic pool.
+    fleet: list[int] = field(default_factory=list)
+    strategy_pool: list[int] = field(default_factory=list)
 
     def clone(self) -> PlanetsState:
         """An independent copy; the galaxy is frozen data that every copy shares."""
@@ -178,6 +183,8 @@ class PlanetsState:
         other.planets = {k: p.clone() for k, p in self.planets.items()}
         other.tokens = {k: list(v) for k, v in self.tokens.items()}
         for name in ("tactics", "passed", "points", "goods", "objective_deck", "revealed"):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("fleet", "strategy_pool"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("homes", "hits", "committed", "explore_queue"):
             setattr(other, name, list(getattr(self, name)))
