@@ -176,6 +176,12 @@ def in_play(state: PlanetsState, seat: int, kind: str) -> int:
     return sum(a.count(seat, kind) for a in areas)
 
 
+def fleet_supply(state: PlanetsState, seat: int) -> int | None:
+    """How many non-fighter ships the seat may keep in one system (its fleet pool), or None
+    under `rules=compact`, which has no fleet supply."""
+    return None if state.compact else state.fleet[seat]
+
+
 def distances(state: PlanetsState, seat: int, active: str) -> dict[str, int]:
     """Moves needed to reach `active` from each system, never through an asteroid field
     nor through a system holding another player's ships."""
