@@ -23,7 +23,7 @@ def test_everyone_sees_who_is_done_and_nothing_of_what(live: LiveServer, users: 
     eve.post(f"/api/games/{gid}/join", {"role": "spectator"})
     both = sorted(seats.values())
     table = eve.get(f"/api/games/{gid}/state")["table"]
-    assert table == {"waiting": both, "done": [], "simultaneous": True}
+    assert table == {"waiting": both, "done": [], "later": [], "simultaneous": True}
     owed = _mine(amy, gid)["you"]["owed"]
     assert owed and _mine(bob, gid)["you"]["owed"] == owed
     slot = amy.post(f"/api/games/{gid}/draft", {})["parts"][0]["slot"]

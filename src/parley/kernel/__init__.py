@@ -28,6 +28,7 @@ from .game import (
     Structure,
     Turn,
     Viewer,
+    Window,
 )
 from .log import (
     ActionEntry,
@@ -85,6 +86,7 @@ __all__ = [
     "UnknownGame",
     "Viewer",
     "VoteEntry",
+    "Window",
     "apply_entry",
     "load_record",
     "parse_option_pairs",

@@ -140,6 +140,18 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class Window:
+    """A step where seats are asked one after another (a reaction window).
+
+    `answered`: seats that have had their say in it, in order; `later`: seats it will still
+    ask after the one asked now, in order. Only who, never what anyone answered or holds.
+    """
+
+    answered: tuple[int, ...] = ()
+    later: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended. `ranks[i]` is seat i's place (1 is best; ties share a place)."""
 
@@ -397,6 +409,11 @@ class Rules(ABC, Generic[S, A]):
         """How long a server gives the current step when it is a short window (seconds), or
         None for the game's whole deadline. A timed-out window takes the default answer and
         counts as no missed decision. Must depend only on what every seat sees."""
+        return None
+
+    def window(self, state: S) -> Window | None:
+        """The seats a one-at-a-time window has asked and will ask, or None when the
+        current step is no such window. Must depend only on what every seat sees."""
         return None
 
     # Games whose seats may take an action back set this (Match then keeps the state

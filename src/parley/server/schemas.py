@@ -322,6 +322,10 @@ class TableOut(BaseModel):
         default_factory=list,
         description="seats that acted in this step or said they are ready",
     )
+    later: list[int] = Field(
+        default_factory=list,
+        description="seats a window asking one seat after another will still ask, in order",
+    )
     simultaneous: bool = Field(default=False, description="the owed seats decide at once")
 
 

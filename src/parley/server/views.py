@@ -76,16 +76,26 @@ def table_dict(live: LiveGame, talking: bool) -> dict[str, Any]:
     """Who the table waits for in the current step, and who is done (never what they chose).
 
     `waiting`: seats owing a decision that have not said they are ready; `done`: seats that
-    acted in this step or said they are ready.
+    acted in this step or said they are ready, or have had their say in a window that asks
+    seats one after another (`Rules.window`); `later`: seats such a window will still ask,
+    in order.
     """
     match = live.match
     if match is None or talking or live.row.status is not GameStatus.ACTIVE:
-        return {"waiting": [], "done": [], "simultaneous": False}
+        return {"waiting": [], "done": [], "later": [], "simultaneous": False}
     turn = match.turn()
     ready = live.ready_seats()
     waiting = turn.owing - ready
-    done = (acted_this_step(match) | ready) - waiting
-    return {"waiting": sorted(waiting), "done": sorted(done), "simultaneous": turn.simultaneous}
+    window = live.rules.window(match.state)
+    answered = frozenset(window.answered) if window is not None else frozenset()
+    later = [s for s in window.later if s not in waiting] if window is not None else []
+    done = (acted_this_step(match) | ready | answered) - waiting - set(later)
+    return {
+        "waiting": sorted(waiting),
+        "done": sorted(done),
+        "later": later,
+        "simultaneous": turn.simultaneous,
+    }
 
 
 def owed_by(live: LiveGame, user: UserRecord) -> str | None:

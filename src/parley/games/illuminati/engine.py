@@ -347,6 +347,7 @@ def open_window(state: IlluminatiState) -> None:
     a.spent_since_window = False
     a.round_activity = False
     state.queue = order_after(state, a.attacker_seat)
+    state.answered[Phase.REACT] = []
     state.phase = Phase.REACT
     if not state.queue:
         roll(state)
@@ -365,6 +366,7 @@ def roll(state: IlluminatiState) -> None:
     state.queue = [
         s for s in order_after(state, a.attacker_seat, include=True) if state.players[s].hand
     ]
+    state.answered[Phase.AFTER_ROLL] = []
     state.phase = Phase.AFTER_ROLL
     if not state.queue:
         resolve(state)
@@ -507,6 +509,7 @@ def begin_turn(state: IlluminatiState) -> None:
     state.queue = [s for s in order_after(state, me) if state.players[s].hand]
     if state.players[me].hand:
         state.queue.append(me)
+    state.answered[Phase.START] = []
     state.phase = Phase.START
     if not state.queue:
         income(state)
@@ -706,6 +709,7 @@ def play_special(state: IlluminatiState, seat: int, play: Play) -> None:
         state.resume.append((state.phase, list(state.queue)))
         state.playing = PendingPlay(seat, play.card, play.target, play.using)
         state.queue = answer
+        state.answered[Phase.SECRETS] = []
         state.phase = Phase.SECRETS
         return
     state.dead.append(play.card)
@@ -1443,10 +1447,18 @@ def after_choosing(state: IlluminatiState) -> None:
     begin_turn(state)
 
 
+def have_said(state: IlluminatiState) -> bool:
+    """The seat at the head of a window has had its say; whether the window is now closed."""
+    state.answered.setdefault(state.phase, []).append(state.queue.pop(0))
+    if state.queue:
+        return False
+    del state.answered[state.phase]
+    return True
+
+
 def advance(state: IlluminatiState) -> None:
     """The seat at the head of a window is done; the next one answers, or the window closes."""
-    state.queue.pop(0)
-    if state.queue:
+    if not have_said(state):
         return
     if state.phase is Phase.START:
         income(state)
@@ -1467,6 +1479,7 @@ def finish_secrets(state: IlluminatiState, neutralized: bool) -> None:
     played = state.playing
     assert played is not None
     state.playing = None
+    state.answered.pop(Phase.SECRETS, None)
     state.phase, state.queue = state.resume.pop()
     state.dead.append(played.card)
     if neutralized:
@@ -1483,8 +1496,7 @@ def do(state: IlluminatiState, seat: int, action: Action) -> None:
         a.answers.append((seat, format_action(action)))
     if isinstance(action, ChooseIlluminati):
         take_illuminati(state, seat, action.name)
-        state.queue.pop(0)
-        if not state.queue:
+        if have_said(state):
             after_choosing(state)
     elif isinstance(action, ChooseGoal):
         me.goal = action.name

@@ -24,6 +24,7 @@ from parley.kernel import (
     Structure,
     Turn,
     Viewer,
+    Window,
 )
 
 from . import engine, refusals, view
@@ -84,6 +85,8 @@ KIND_LABELS = {
 
 
 STANDING_PASS = "start_pass"  # the standing pass of the start-of-turn window
+# Phases that ask seats one after another from the queue.
+WINDOWS = frozenset({Phase.CHOOSE, Phase.START, Phase.REACT, Phase.AFTER_ROLL, Phase.SECRETS})
 
 
 class IlluminatiRules(Rules[IlluminatiState, Action]):
@@ -378,6 +381,15 @@ class IlluminatiRules(Rules[IlluminatiState, Action]):
         if state.phase is Phase.START and isinstance(seconds, int) and seconds > 0:
             return float(seconds)
         return None
+
+    def window(self, state: IlluminatiState) -> Window | None:
+        """Who a window (start of turn, an attack's answers, after the roll, Secrets, the
+        choice of Illuminati) has asked and will ask: seats and order only, both public."""
+        if state.phase not in WINDOWS or not state.queue:
+            return None
+        return Window(
+            answered=tuple(state.answered.get(state.phase, ())), later=tuple(state.queue[1:])
+        )
 
     # A transfer of money reveals nothing and draws nothing: it may be taken back until
     # anyone else acts (the turn's own next action included).

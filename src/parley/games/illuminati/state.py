@@ -146,6 +146,9 @@ class IlluminatiState:
     round: int = 1
     turn_number: int = 0
     queue: list[int] = field(default_factory=list)
+    # Seats that have had their say in each window still open (a window interrupted by
+    # Secrets keeps its own), in order: told to everyone, as the queue is.
+    answered: dict[Phase, list[int]] = field(default_factory=dict)
     resume: list[tuple[Phase, list[int]]] = field(default_factory=list)
     # the active player's turn
     actions_used: int = 0
@@ -197,6 +200,7 @@ def clone(state: IlluminatiState) -> IlluminatiState:
         center=list(state.center),
         dead=list(state.dead),
         queue=list(state.queue),
+        answered={phase: list(seats) for phase, seats in state.answered.items()},
         resume=[(phase, list(q)) for phase, q in state.resume],
         used=dict(state.used),
         lasers=dict(state.lasers),

@@ -721,11 +721,12 @@ export class GameView {
     fill(this.banners, parts);
   }
 
-  /** The step's table as the server tells it: {waiting, done} seat lists (empty when none). */
+  /** The step's table as the server tells it: {waiting, done, later} seat lists (empty when
+   * none); `later` are seats a window asking one seat after another has still to ask. */
   table() {
     const t = this.state && this.state.table;
-    if (!t || !this.summary || this.summary.status !== "active" || this.negotiation()) return { waiting: [], done: [] };
-    return { waiting: t.waiting || [], done: t.done || [] };
+    if (!t || !this.summary || this.summary.status !== "active" || this.negotiation()) return { waiting: [], done: [], later: [] };
+    return { waiting: t.waiting || [], done: t.done || [], later: t.later || [] };
   }
 
   /** Whether the table waits for this viewer's seat now. */
@@ -741,16 +742,16 @@ export class GameView {
 
   showWaiting() {
     if (!this.waitEl) return;
-    const { waiting, done } = this.table();
+    const { waiting, done, later } = this.table();
     this.waitEl.hidden = !waiting.length;
     if (!waiting.length) return;
     const me = this.mySeat();
     // Redrawn only when it changes: a status region is read out again on every change.
-    const key = JSON.stringify([waiting, done, me, this.summary.seats && this.summary.seats.map((s) => s.name)]);
+    const key = JSON.stringify([waiting, done, later, me, this.summary.seats && this.summary.seats.map((s) => s.name)]);
     if (key === this.waitKey) return;
     this.waitKey = key;
     const others = waiting.filter((s) => s !== me).map((s) => this.seatName(s));
-    const all = waiting.length + done.length;
+    const all = waiting.length + done.length + later.length;
     const count = all > 1 ? ` (${done.length} of ${all} done)` : "";
     const parts = [];
     if (waiting.includes(me)) {
@@ -759,6 +760,10 @@ export class GameView {
       parts.push(`Waiting for ${others.join(", ")}${count}.`);
     }
     if (done.length) parts.push(h("span", { class: "muted" }, ` Done: ${done.map((s) => this.seatName(s)).join(", ")}.`));
+    if (later.length) {
+      const next = later.map((s) => (s === me ? "you" : this.seatName(s))).join(", then ");
+      parts.push(h("span", { class: "muted", id: "waiting-later" }, ` Still to be asked: ${next}.`));
+    }
     this.waitEl.classList.toggle("mine", waiting.includes(me));
     fill(this.waitEl, h("span", { id: "waiting-text" }, parts));
   }
@@ -768,6 +773,7 @@ export class GameView {
     const table = this.table();
     const waiting = new Set(table.waiting);
     const done = new Set(table.done);
+    const later = new Set(table.later);
     const talking = Boolean(this.negotiation());  // nobody acts in a negotiation round
     const colour = (i) => (this.renderer.seatColour ? this.renderer.seatColour(i) : "#888");
     const rows = (g.seats || []).map((seat) =>
@@ -777,7 +783,7 @@ export class GameView {
         h("td", {}, h("span", { class: "swatch", style: { background: colour(seat.seat) } }), this.displayName(seat.name)),
         h("td", {}, seat.player || "—", seat.bot ? h("span", { class: "badge badge-bot" }, `bot: ${seat.bot}`) : null),
         h("td", {}, seat.controller === "human" ? (seat.user ? "playing" : "open seat") : seat.controller === "bot" ? "bot" : "civil disorder", seat.missed ? ` · missed ${seat.missed}` : ""),
-        h("td", { class: "turn-cell", dataset: { seat: seat.seat } }, talking ? "talking" : waiting.has(seat.seat) ? "to act" : done.has(seat.seat) ? "✓ done" : ""),
+        h("td", { class: "turn-cell", dataset: { seat: seat.seat } }, talking ? "talking" : waiting.has(seat.seat) ? "to act" : done.has(seat.seat) ? "✓ done" : later.has(seat.seat) ? "to be asked" : ""),
         this.you && this.you.host && g.status === "active" && seat.controller !== "bot" && !(seat.controller === "human" && seat.user)
           ? h("td", {}, h("button", { type: "button", class: "small", onClick: () => this.seatToBot(seat.seat) }, "give to a bot"))
           : h("td"),
