@@ -162,3 +162,35 @@ def test_illuminati_transfers_and_sucker_plays_are_taken_back(
             trial.act(seat, other)
             assert not trial.can_take_back(seat), other
             break
+
+
+def test_stepping_and_taking_back_buys_no_time(live: LiveServer, users: Users) -> None:
+    """A step that can be taken back, and its takeback, keep the deadline the step had: a
+    player cannot stall by stepping and taking back. What cannot be taken back buys time."""
+    amy, bob, cat = users("amy"), users("bob"), users("cat")
+    gid, seats = start_game(amy, [bob, cat], "campus", seed=4, period_seconds=600)
+    people: dict[int, Client] = {seats[c.username]: c for c in (amy, bob, cat)}
+    seat, leaf = plain_step(Match(RULES, 3, seed=4))
+    mover = people[seat]
+    start = mover.get(f"/api/games/{gid}/state")
+    assert start["owes"]
+
+    def deadline() -> tuple[int, float]:
+        found = amy.get(f"/api/games/{gid}")["deadline"]
+        return found["state_id"], found["remaining_seconds"]
+
+    assert deadline() == (start["state_id"], 600)
+    assert live.advance(500) == 0
+    for left in (100, 70, 40):  # step and take back, again and again: the clock runs on
+        mover.post(f"/api/games/{gid}/actions", {"action": leaf})
+        stepped = mover.get(f"/api/games/{gid}/state")["state_id"]
+        assert stepped != start["state_id"] and deadline() == (stepped, left)
+        assert mover.post(f"/api/games/{gid}/undo")["state_id"] == start["state_id"]
+        assert deadline() == (start["state_id"], left)
+        assert live.advance(30) == 0
+    # The step's own time runs out: the deadline fires as it would have without the stalling.
+    assert live.advance(10) == 1
+    fired = [e for e in amy.get(f"/api/games/{gid}/events")["events"] if e["kind"] == "deadline"]
+    assert len(fired) == 1 and fired[0]["data"]["seats"] == [seat]
+    # The default taken, the game moved on: the next step has a whole period again.
+    assert deadline()[1] == 600

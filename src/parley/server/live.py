@@ -138,6 +138,9 @@ class Txn:
     automation_pending: bool = False  # bots still have work: wake the scheduler now
     rewrite_deadline: bool = False  # write the deadline row again (ends a claim on it)
     period: float | None = None  # a fresh deadline this far ahead (None: the game's period)
+    # The record's last change was one that can be taken back, or a takeback: the step
+    # keeps the deadline it had, so stepping and taking back never buys time.
+    hold_clock: bool = False
     _meta: dict[int, tuple[str, int]] = field(default_factory=dict)
     written: Counter[str] = field(default_factory=Counter)  # entries flushed, by kind
 
@@ -170,6 +173,7 @@ class Txn:
         before, sid = match.seq, match.state_id
         entry = match.act(seat, action, state_id=state_id)
         self._note(before, sid, actor)
+        self.hold_clock = match.can_take_back(seat)
         return entry
 
     def take_back(self, seat: int) -> TakebackEntry:
@@ -177,6 +181,7 @@ class Txn:
         before, sid = match.seq, match.state_id
         entry = match.take_back(seat)
         self._note(before, sid, None)
+        self.hold_clock = True
         return entry
 
     def act_default(self, seat: int, actor: str) -> ActionEntry[Any]:
@@ -184,6 +189,7 @@ class Txn:
         before, sid = match.seq, match.state_id
         entry = match.act_default(seat)
         self._note(before, sid, actor)
+        self.hold_clock = False
         return entry
 
     def say(
@@ -282,7 +288,7 @@ class Txn:
         ):
             keep = (
                 deadline is not None
-                and deadline.state_id == match.state_id
+                and (deadline.state_id == match.state_id or self.hold_clock)
                 and not self.restart_clock
             )
             period = self.period if self.period is not None else step_period(self.live, match)
