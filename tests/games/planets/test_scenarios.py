@@ -13,7 +13,28 @@ from parley.kernel import SPECTATOR, Match, ParleyError
 
 from .helpers import COLOURS, act, empty_match, lay_out, seat
 
-SCENARIOS = tomllib.loads((Path(__file__).parent / "scenarios.toml").read_text())["scenario"]
+# scenarios.toml holds the compact game's rules; the fuller round's tables (one file per
+# part, full rules unless a scenario's `options` say otherwise) sit beside it.
+TABLES = {
+    "scenarios.toml": "compact",
+    "scenarios_round.toml": "full",
+    "scenarios_forces.toml": "full",
+}
+
+
+def _load() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for name, rules in TABLES.items():
+        path = Path(__file__).parent / name
+        if not path.exists():
+            continue
+        for scenario in tomllib.loads(path.read_text())["scenario"]:
+            options = {"rules": rules, **scenario.get("options", {})}
+            out.append({**scenario, "options": options})
+    return out
+
+
+SCENARIOS = _load()
 CHECKS = {
     "controller",
     "exhausted",
@@ -49,9 +70,10 @@ CHECKS = {
 
 
 def _match(scenario: dict[str, Any]) -> Match[Any, Any]:
+    options = scenario["options"]
     if scenario.get("fresh"):
-        return Match(RULES, 3, seed=1)
-    return lay_out(empty_match(), scenario.get("board", {}))
+        return Match(RULES, 3, options, seed=1)
+    return lay_out(empty_match(options=options), scenario.get("board", {}))
 
 
 def _units(view: dict[str, Any], where: str, colour: str, kind: str, key: str) -> int:

@@ -24,6 +24,9 @@ class Move:
     source: str
     units: tuple[tuple[str, int], ...]  # (unit type, count), in the units table's order
     dest: str
+    # Full rules: what boards the ships, (system or planet, unit type, count), sorted; the
+    # compact game names its ground forces in `units` instead.
+    cargo: tuple[tuple[str, str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,25 @@ class Produce:
     planet: str
 
 
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """Space cannon offense: the active player's target when several players have ships."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    """Announce a retreat from space combat to an adjacent system."""
+
+    system: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stay:
+    """Announce no retreat this combat round."""
+
+
 Action = (
     Activate
     | Pass
@@ -96,4 +118,7 @@ Action = (
     | Exhaust
     | SpendGood
     | Produce
+    | Aim
+    | Retreat
+    | Stay
 )

@@ -12,9 +12,11 @@ from typing import Any
 
 from parley.kernel import IllegalAction, InvalidAction, Rng
 
+from . import forces
 from .actions import (
     Action,
     Activate,
+    Aim,
     Assign,
     Bombard,
     Commit,
@@ -24,12 +26,15 @@ from .actions import (
     Move,
     Pass,
     Produce,
+    Retreat,
     SpendGood,
+    Stay,
 )
 from .cards import CARDS, DECKS, OBJECTIVES, Effect, Goal
 from .galaxy import Galaxy, SystemKind
 from .state import Area, Hit, PlanetsState, PlanetState, Stage, who
 from .units import (
+    COMPACT_PRODUCIBLE,
     GROUND,
     ORDER,
     PRODUCIBLE,
@@ -121,6 +126,8 @@ def owner_of(state: PlanetsState) -> int | None:
         return state.hits[0].seat
     if state.stage is Stage.ACTION:
         return state.current
+    if state.stage is Stage.RETREAT:
+        return forces.announcer(state)
     return state.current  # the active player owes every step of their tactical action
 
 
@@ -226,6 +233,10 @@ def legal(state: PlanetsState, seat: int) -> list[Action]:
         return [*activations(state, seat), Pass()]
     if stage is Stage.MOVE:
         return [*moves(state, seat), Done()]
+    if stage is Stage.OFFENSE:
+        return [Aim(t) for t in forces.offense_targets(state, seat)]
+    if stage is Stage.RETREAT:
+        return list(forces.retreat_options(state))
     if stage is Stage.BOMBARD:
         return [*(Bombard(p) for p in bombard_targets(state, seat)), Bombard(None)]
     if stage is Stage.COMMIT:
@@ -247,6 +258,9 @@ def moves(state: PlanetsState, seat: int) -> Iterator[Move]:
     """One ship type per move, with every load of ground forces it can carry."""
     active = state.active
     assert active is not None
+    if not state.compact:
+        yield from forces.moves(state, seat)
+        return
     dist = distances(state, seat, active)
     for sid in state.galaxy.systems:
         if sid == active or sid not in dist or seat in state.tokens.get(sid, []):
@@ -291,6 +305,10 @@ def move_problem(
     dist = dist if dist is not None else distances(state, seat, active)
     if move.source not in dist:
         return f"no path from {move.source} to {active} avoids asteroids and enemy ships"
+    if not state.compact:
+        return forces.move_problem(state, seat, move, dist)
+    if move.cargo:
+        return "the compact rules name carried ground forces among the units, not after 'with'"
     area = state.space[move.source]
     ships = {k: n for k, n in counts.items() if k in SHIPS}
     if not ships:
@@ -389,9 +407,11 @@ def production_limit(state: PlanetsState, seat: int) -> int:
 def _producible(state: PlanetsState, seat: int) -> tuple[str, ...]:
     """No ships are produced where another player's ships blockade the docks."""
     assert state.active is not None
+    if not state.compact:
+        return GROUND if forces.blockaded(state, seat) else PRODUCIBLE
     if fleet_owner(state.space[state.active], seat) is not None:
         return GROUND
-    return PRODUCIBLE
+    return COMPACT_PRODUCIBLE
 
 
 def production(state: PlanetsState, seat: int) -> Iterator[Action]:
@@ -405,8 +425,15 @@ def production(state: PlanetsState, seat: int) -> Iterator[Action]:
         for kind in _producible(state, seat):
             spare = UNITS[kind].limit - in_play(state, seat, kind)
             for n in range(1, min(room, spare) + 1):
-                if cost_of(kind, n) <= state.pool:
-                    yield Produce(kind, n, dock)
+                if state.compact:
+                    if cost_of(kind, n) <= state.pool:
+                        yield Produce(kind, n, dock)
+                    continue
+                made = Produce(kind, n, dock)
+                if forces.charge(state, kind, n) <= state.pool and not (
+                    forces.production_problem(state, seat, made)
+                ):
+                    yield made
 
 
 # --- applying actions --------------------------------------------------------------------
@@ -439,7 +466,18 @@ def apply(state: PlanetsState, seat: int, action: Action) -> None:
         state.ended = None
 
 
-STEP_ACTIONS = (Move, Done, Bombard, Commit, Explore, Exhaust, SpendGood, Produce, Assign)
+STEP_ACTIONS = (
+    Move,
+    Done,
+    Bombard,
+    Commit,
+    Explore,
+    Exhaust,
+    SpendGood,
+    Produce,
+    Assign,
+    Aim,
+)
 
 
 def late_step(state: PlanetsState, seat: int, action: Action) -> str | None:
@@ -501,7 +539,20 @@ def _malformed(action: object) -> str | None:
         )
         if not (isinstance(action.source, str) and isinstance(action.dest, str) and pairs):
             return "a move is two system numbers and (unit type, whole count) pairs"
-        return None
+        cargo = action.cargo
+        triples = isinstance(cargo, tuple) and all(
+            isinstance(c, tuple)
+            and len(c) == 3
+            and isinstance(c[0], str)
+            and isinstance(c[1], str)
+            and _whole(c[2])
+            for c in cargo
+        )
+        return None if triples else "cargo is (place, unit type, whole count) triples"
+    if isinstance(action, Aim):
+        return None if _whole(action.seat) else "a target is a seat number"
+    if isinstance(action, Retreat):
+        return None if isinstance(action.system, str) else "a retreat names a system"
     if isinstance(action, Assign):
         ok = isinstance(action.kind, str) and isinstance(action.sustain, bool)
         return None if ok else "a hit names a unit type and whether it is sustained"
@@ -540,6 +591,8 @@ def _expected(state: PlanetsState) -> str:
         Stage.EXPLORE: "'explore <trait> at <planet>'",
         Stage.PRODUCE: "'exhaust <planet>', 'spend trade good', 'produce <n> <unit> at <planet>'"
         " or 'done'",
+        Stage.OFFENSE: "'fire at <colour>' (your space cannon's target)",
+        Stage.RETREAT: "'retreat to <system>' or 'stay'",
     }.get(state.stage, "nothing")
 
 
@@ -595,6 +648,19 @@ def _problem(state: PlanetsState, seat: int, action: Action) -> str | None:
         if stage is not Stage.PRODUCE:
             return wrong
         return _production_problem(state, seat, action)
+    if isinstance(action, Aim):
+        return wrong if stage is not Stage.OFFENSE else forces.aim_problem(state, seat, action)
+    if isinstance(action, Retreat | Stay):
+        if stage is not Stage.RETREAT:
+            return wrong
+        if isinstance(action, Retreat) and action.system not in forces.retreat_systems(
+            state, seat
+        ):
+            return (
+                f"no retreat to {action.system}: it must be next to {state.active}, hold "
+                "your units or a planet you control, and no other player's ships"
+            )
+        return None
     return f"unknown action {action!r}"
 
 
@@ -611,7 +677,7 @@ def _production_problem(state: PlanetsState, seat: int, action: Action) -> str |
     assert isinstance(action, Produce)
     if action.planet not in docks_here(state, seat):
         return f"you have no space dock on {action.planet} in the active system"
-    if action.kind not in PRODUCIBLE:
+    if action.kind not in PRODUCIBLE or (state.compact and action.kind not in COMPACT_PRODUCIBLE):
         return f"a {action.kind} cannot be produced"
     if action.kind not in _producible(state, seat):
         return f"another player's ships blockade {state.active}: no ships can be produced there"
@@ -623,10 +689,14 @@ def _production_problem(state: PlanetsState, seat: int, action: Action) -> str |
     spare = UNITS[action.kind].limit - in_play(state, seat, action.kind)
     if action.count > spare:
         return f"you have {spare} {action.kind} left in reinforcements"
-    cost = cost_of(action.kind, action.count)
+    cost = (
+        cost_of(action.kind, action.count)
+        if state.compact
+        else forces.charge(state, action.kind, action.count)
+    )
     if cost > state.pool:
         return f"that costs {cost} resources and you have gathered {state.pool}"
-    return None
+    return None if state.compact else forces.production_problem(state, seat, action)
 
 
 def _do(state: PlanetsState, seat: int, action: Action) -> None:
@@ -644,6 +714,7 @@ def _do(state: PlanetsState, seat: int, action: Action) -> None:
         state.committed = []
         state.explore_queue = []
         state.pool = state.produced = 0
+        state.made = {}
         log(
             state,
             "activate",
@@ -678,6 +749,10 @@ def _do(state: PlanetsState, seat: int, action: Action) -> None:
         state.pool += 1
     elif isinstance(action, Produce):
         _produce(state, seat, action)
+    elif isinstance(action, Aim):
+        forces.fire(state, seat, action.seat)
+    elif isinstance(action, Retreat | Stay):
+        forces.announce(state, seat, action)
 
 
 def _move(state: PlanetsState, seat: int, move: Move) -> None:
@@ -690,6 +765,8 @@ def _move(state: PlanetsState, seat: int, move: Move) -> None:
             if damaged:
                 dest.set_hurt(seat, kind, dest.hurt(seat, kind) + damaged)
             continue
+        if not state.compact:
+            continue  # full rules: cargo is named apart
         left = n
         for area in [
             source,
@@ -703,6 +780,9 @@ def _move(state: PlanetsState, seat: int, move: Move) -> None:
                 if damaged:
                     dest.set_hurt(seat, kind, dest.hurt(seat, kind) + damaged)
                 left -= take
+    if not state.compact:
+        forces.move(state, seat, move)
+        return
     log(
         state,
         "move",
@@ -713,9 +793,15 @@ def _move(state: PlanetsState, seat: int, move: Move) -> None:
     )
 
 
+def _moved(state: PlanetsState) -> None:
+    """Movement is over: space cannon offense (full rules), then space combat."""
+    state.stage = Stage.SPACE if state.compact else Stage.OFFENSE
+    state.cursor = 0
+
+
 def _done(state: PlanetsState, seat: int) -> None:
     if state.stage is Stage.MOVE:
-        state.stage = Stage.SPACE
+        _moved(state)
     elif state.stage is Stage.COMMIT:
         if state.committed:
             state.stage = Stage.CANNON
@@ -758,7 +844,7 @@ def _bombard(state: PlanetsState, seat: int, planet: str | None) -> None:
         (kind, UNITS[kind].bombard)
         for kind in SHIPS
         if UNITS[kind].bombard
-        for _ in range(space.count(seat, kind))
+        for _ in range(space.count(seat, kind) * UNITS[kind].bombard_dice)
     ]
     rolls = [state.rng.randint(1, 10, label=f"bombardment by {who(seat)}") for _ in dice]
     hits = sum(1 for (_, need), roll in zip(dice, rolls, strict=True) if roll >= need)
@@ -804,7 +890,11 @@ def _commit(state: PlanetsState, seat: int, commit: Commit) -> None:
 
 def _produce(state: PlanetsState, seat: int, action: Produce) -> None:
     assert state.active is not None
-    state.pool -= cost_of(action.kind, action.count)
+    if state.compact:
+        state.pool -= cost_of(action.kind, action.count)
+    else:
+        state.pool -= forces.charge(state, action.kind, action.count)
+        state.made[action.kind] = state.made.get(action.kind, 0) + action.count
     state.produced += action.count
     if action.kind in SHIPS:
         state.space[state.active].add(seat, action.kind, action.count)
@@ -864,7 +954,12 @@ def advance(state: PlanetsState) -> None:
         if stage is Stage.MOVE:
             if any(True for _ in moves(state, seat)):
                 return
-            state.stage = Stage.SPACE
+            _moved(state)
+        elif stage is Stage.OFFENSE:
+            if forces.offense_step(state):
+                return
+        elif stage is Stage.RETREAT:
+            return
         elif stage is Stage.SPACE:
             _space_round(state, seat)
         elif stage is Stage.BOMBARD:
@@ -904,13 +999,21 @@ def _space_round(state: PlanetsState, seat: int) -> None:
     """One round of space combat in the active system, or on to the invasion."""
     assert state.active is not None
     space = state.space[state.active]
+    if state.combat_step == "rolled":
+        forces.round_over(state)
+        return
     enemy = fleet_owner(space, seat)
     if enemy is None or not ships_of(space, seat):
         _combat_over(state, "space", state.active, lambda s: ships_of(space, s) > 0)
+        state.combat_step, state.retreat = "", None
         for s in space.seats():
             _trim_capacity(state, state.active, s)
         state.stage = Stage.BOMBARD
         return
+    if not state.compact and forces.before_dice(state, seat, enemy):
+        return
+    if not state.compact:
+        state.combat_step = "rolled"
     ours, our_hits = _roll(state, space, seat, SHIPS)
     theirs, their_hits = _roll(state, space, enemy, SHIPS)
     _combat_round(state, "space", state.active, seat, enemy, [ours, theirs], [our_hits, their_hits])
@@ -996,6 +1099,9 @@ def _fired(
 
 def _trim_capacity(state: PlanetsState, sid: str, seat: int) -> None:
     """Ground forces in space beyond the capacity of their ships are destroyed."""
+    if not state.compact:
+        forces.trim(state, sid, seat)
+        return
     area = state.space[sid]
     excess = sum(area.count(seat, k) for k in GROUND) - capacity_of(area, seat)
     for kind in GROUND:
@@ -1194,6 +1300,7 @@ def _end_action(state: PlanetsState) -> None:
     state.committed = []
     state.cursor = 0
     state.pool = state.produced = 0
+    state.made = {}
     _next_turn(state)
 
 

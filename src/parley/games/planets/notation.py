@@ -17,6 +17,7 @@ from parley.kernel import InvalidAction, small_number
 from .actions import (
     Action,
     Activate,
+    Aim,
     Assign,
     Bombard,
     Commit,
@@ -26,10 +27,12 @@ from .actions import (
     Move,
     Pass,
     Produce,
+    Retreat,
     SpendGood,
+    Stay,
 )
 from .galaxy import TRAITS, Galaxy, builtin
-from .state import PlanetsState
+from .state import COLOURS, PlanetsState
 from .units import ALIASES, GROUND, ORDER
 
 MAX_COUNT_DIGITS = 3  # no count reaches 1000; longer numbers are refused unread
@@ -50,7 +53,10 @@ def format_action(action: Action) -> str:
     if isinstance(action, Pass):
         return "pass"
     if isinstance(action, Move):
-        return f"move {units_text(action.units)} from {action.source} to {action.dest}"
+        text = f"move {units_text(action.units)} from {action.source} to {action.dest}"
+        return text + (f" with {cargo_text(action.cargo)}" if action.cargo else "")
+    if isinstance(action, Aim | Retreat | Stay):
+        return _format_forces(action)
     if isinstance(action, Done):
         return "done"
     if isinstance(action, Assign):
@@ -67,6 +73,60 @@ def format_action(action: Action) -> str:
     if isinstance(action, SpendGood):
         return "spend trade good"
     return f"produce {action.count} {action.kind} at {action.planet}"
+
+
+def _format_forces(action: Aim | Retreat | Stay) -> str:
+    if isinstance(action, Aim):
+        name = COLOURS[action.seat] if 0 <= action.seat < len(COLOURS) else str(action.seat)
+        return f"fire at {name}"
+    if isinstance(action, Retreat):
+        return f"retreat to {action.system}"
+    return "stay"
+
+
+def cargo_text(cargo: tuple[tuple[str, str, int], ...]) -> str:
+    """`1 fighter from 0102, 2 infantry from Vesta`: each place once, in the order given."""
+    places: dict[str, list[str]] = {}
+    for place, kind, n in cargo:
+        places.setdefault(place, []).append(f"{n} {kind}")
+    return ", ".join(f"{' '.join(parts)} from {place}" for place, parts in places.items())
+
+
+def _cargo(
+    words: list[str], text: str, state: PlanetsState | None
+) -> tuple[tuple[str, str, int], ...]:
+    """`2 infantry from vesta 1 fighter from 0102` (commas already gone) as sorted triples."""
+    out: list[tuple[str, str, int]] = []
+    i = 0
+    while i < len(words):
+        if "from" not in words[i:]:
+            raise _fail(text, "each load says 'from <system or planet>'")
+        f = words.index("from", i)
+        counts = _counts(words[i:f], text)
+        i = f + 1
+        if i >= len(words):
+            raise _fail(text, "a system or planet is missing after 'from'")
+        if re.fullmatch(r"[0-9]{3,4}", words[i]):
+            place = _system(words[i], text)
+            i += 1
+        else:
+            place, i = _planet_prefix(words, i, text, state)
+        out += [(place, kind, n) for kind, n in counts]
+    if len({(p, k) for p, k, _ in out}) != len(out):
+        raise _fail(text, "a unit type is named twice for one place")
+    return tuple(sorted(out, key=lambda c: (c[0], ORDER[c[1]])))
+
+
+def _planet_prefix(
+    words: list[str], i: int, text: str, state: PlanetsState | None
+) -> tuple[str, int]:
+    """The longest planet name starting at words[i], and where the words after it begin."""
+    names = {n.lower(): n for g in _galaxies(state) for n in g.planets}
+    for j in range(len(words), i, -1):
+        found = names.get(" ".join(words[i:j]))
+        if found is not None:
+            return found, j
+    raise _fail(text, f"there is no planet or system called {words[i]!r}")
 
 
 def units_text(units: tuple[tuple[str, int], ...]) -> str:
@@ -133,6 +193,18 @@ def _counts(words: list[str], text: str) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(((k, n) for k, n in out.items() if n), key=lambda u: ORDER[u[0]]))
 
 
+def _parse_forces(verb: str, rest: list[str], text: str) -> Action:
+    if verb == "stay" and not rest:
+        return Stay()
+    if verb == "retreat" and len(rest) == 2 and rest[0] == "to":
+        return Retreat(_system(rest[1], text))
+    if verb in ("fire", "aim") and len(rest) == 2 and rest[0] == "at":
+        if rest[1] not in COLOURS:
+            raise _fail(text, f"{rest[1]!r} is not a player's colour")
+        return Aim(COLOURS.index(rest[1]))
+    raise _fail(text, "write 'fire at <colour>', 'retreat to <system>' or 'stay'")
+
+
 def parse_action(text: str, state: PlanetsState | None = None, seat: int | None = None) -> Action:
     words = re.sub(r"[,;:.]", " ", text).lower().split()
     if not words:
@@ -148,9 +220,17 @@ def parse_action(text: str, state: PlanetsState | None = None, seat: int | None 
         if "from" not in rest or "to" not in rest:
             raise _fail(text, "a move says 'from <system> to <system>'")
         f, t = rest.index("from"), rest.index("to")
+        cargo: tuple[tuple[str, str, int], ...] = ()
+        if "with" in rest:
+            w = rest.index("with")
+            cargo = _cargo(rest[w + 1 :], text, state)
+            rest = rest[:w]
         if not f < t == f + 2 == len(rest) - 2:
             raise _fail(text, "a move reads 'move <units> from <system> to <system>'")
-        return Move(_system(rest[f + 1], text), _counts(rest[:f], text), _system(rest[t + 1], text))
+        source, dest = _system(rest[f + 1], text), _system(rest[t + 1], text)
+        return Move(source, _counts(rest[:f], text), dest, cargo)
+    if verb in ("fire", "aim", "retreat", "stay"):
+        return _parse_forces(verb, rest, text)
     if verb in ("destroy", "sustain", "hit") and len(rest) == 1:
         return Assign(_unit(rest[0], text), verb == "sustain")
     if verb == "bombard" and rest:

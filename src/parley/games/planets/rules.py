@@ -37,6 +37,7 @@ from .actions import (
     Pass,
     Produce,
     SpendGood,
+    Stay,
 )
 from .galaxy import GalaxyError, galaxy_for
 from .notation import format_action, parse_action
@@ -231,7 +232,7 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         actions = engine.legal(state, seat)
         if not actions:
             raise IllegalAction(f"seat {seat} owes no decision now")
-        for kind in (Pass, Done):
+        for kind in (Pass, Done, Stay):
             found = [a for a in actions if isinstance(a, kind)]
             if found:
                 return found[0]

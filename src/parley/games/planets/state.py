@@ -32,6 +32,8 @@ class Stage(Enum):
     CONTROL = "control"  # invasion 5: establish control (automatic)
     EXPLORE = "explore"  # explorations the active player orders
     PRODUCE = "produce"  # production
+    OFFENSE = "offense"  # full rules: space cannon offense (the active player picks a target)
+    RETREAT = "retreat"  # full rules: a side of a space combat announces a retreat or stays
     OVER = "over"
 
 
@@ -42,6 +44,8 @@ OWED_STAGES = (
     Stage.COMMIT,
     Stage.EXPLORE,
     Stage.PRODUCE,
+    Stage.OFFENSE,
+    Stage.RETREAT,
 )
 
 
@@ -174,6 +178,13 @@ class PlanetsState:
     # `tactics` above is the tactic pool.
     fleet: list[int] = field(default_factory=list)
     strategy_pool: list[int] = field(default_factory=list)
+    # Full rules, this tactical action: units produced so far by type (costs are combined
+    # across the whole production, 67.1c); where space combat's round stands ("" at a
+    # round's start, "defender"/"attacker" while a retreat may be announced, "rolled" once
+    # the dice are cast); the retreat announced this round (seat, destination system).
+    made: dict[str, int] = field(default_factory=dict)
+    combat_step: str = ""
+    retreat: tuple[int, str] | None = None
 
     def clone(self) -> PlanetsState:
         """An independent copy; the galaxy is frozen data that every copy shares."""
@@ -188,6 +199,7 @@ class PlanetsState:
             setattr(other, name, list(getattr(self, name)))
         for name in ("homes", "hits", "committed", "explore_queue"):
             setattr(other, name, list(getattr(self, name)))
+        other.made = dict(self.made)
         other.scored = [list(x) for x in self.scored]
         other.fragments = [list(x) for x in self.fragments]
         other.decks = {k: list(v) for k, v in self.decks.items()}

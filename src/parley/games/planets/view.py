@@ -34,6 +34,8 @@ STEP_NAMES = {
     Stage.CONTROL: "invasion 5: establish control",
     Stage.EXPLORE: "exploration",
     Stage.PRODUCE: "production",
+    Stage.OFFENSE: "space cannon offense: choose a target",
+    Stage.RETREAT: "space combat: announce a retreat or stay",
     Stage.OVER: "game over",
 }
 
