@@ -87,6 +87,130 @@ class Produce:
     planet: str
 
 
+# --- the fuller round: strategy cards, the command sheet, fleet supply, custodians ------
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """Strategy phase: take a strategy card (by initiative number) and the goods on it."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Strategic:
+    """A strategic action: resolve the primary ability of one's strategy card."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """Use the secondary ability of the card being resolved (usually for a strategy token)."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Let the secondary ability of the card being resolved pass by."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """Place command tokens: how many end up in the tactic, fleet and strategy pools."""
+
+    tactic: int
+    fleet: int
+    strategy: int
+
+
+@dataclass(frozen=True, slots=True)
+class BuyToken:
+    """Spend 3 gathered influence on one command token."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """Accord: name the system every other player puts a command token in."""
+
+    system: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Ready one of one's exhausted planets."""
+
+    planet: str
+
+
+@dataclass(frozen=True, slots=True)
+class Appoint:
+    """Mandate: give the speaker token to a player."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Foundations: place a PDS or a space dock on a planet one controls."""
+
+    kind: str
+    planet: str
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """Commerce: let one other player follow the card without a strategy token."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lift:
+    """Mobilisation: take one's command token off a system."""
+
+    system: str
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Dominion: score a revealed public objective one meets now."""
+
+    objective: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scrap:
+    """Remove one ship of a type beyond the fleet supply."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class PayToll:
+    """Spend 6 gathered influence to remove the custodians from the central planet."""
+
+
+RoundAction = (
+    Pick
+    | Strategic
+    | Follow
+    | Decline
+    | Tokens
+    | BuyToken
+    | Seal
+    | Ready
+    | Appoint
+    | Place
+    | Grant
+    | Lift
+    | Score
+    | Scrap
+    | PayToll
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Aim:
     """Space cannon offense: the active player's target when several players have ships."""
@@ -121,4 +245,5 @@ Action = (
     | Aim
     | Retreat
     | Stay
+    | RoundAction
 )

@@ -12,7 +12,7 @@ from typing import Any
 
 from parley.kernel import IllegalAction, InvalidAction, Rng
 
-from . import forces
+from . import forces, strategy
 from .actions import (
     Action,
     Activate,
@@ -86,7 +86,7 @@ def new_game(
     rng.shuffle(objectives, label="the objective deck")
     revealed = [objectives.pop() for _ in range(STARTING_OBJECTIVES)]
     first = rng.below(seats, label="who plays first")
-    return PlanetsState(
+    state = PlanetsState(
         galaxy=galaxy,
         seats=seats,
         homes=homes,
@@ -113,6 +113,9 @@ def new_game(
         fleet=[] if compact else [START_FLEET] * seats,
         strategy_pool=[] if compact else [START_STRATEGY] * seats,
     )
+    if not compact:
+        strategy.begin(state)  # the speaker is the player drawn first
+    return state
 
 
 # --- reading the board -------------------------------------------------------------------
@@ -124,6 +127,8 @@ def owner_of(state: PlanetsState) -> int | None:
         return None
     if state.hits:
         return state.hits[0].seat
+    if state.trims:
+        return state.trims[0][0]
     if state.stage is Stage.ACTION:
         return state.current
     if state.stage is Stage.RETREAT:
@@ -228,7 +233,14 @@ def legal(state: PlanetsState, seat: int) -> list[Action]:
         return []
     if state.hits:
         return list(hit_options(state))
+    if state.trims:
+        return list(strategy.trim_options(state))
     stage = state.stage
+    if stage in strategy.ROUND_STAGES:
+        return strategy.legal(state, seat)
+    if stage is Stage.ACTION and not state.compact:
+        passing = [Pass()] if strategy.can_pass(state, seat) else []
+        return [*strategy.strategics(state, seat), *activations(state, seat), *passing]
     if stage is Stage.ACTION:
         return [*activations(state, seat), Pass()]
     if stage is Stage.MOVE:
@@ -240,6 +252,10 @@ def legal(state: PlanetsState, seat: int) -> list[Action]:
     if stage is Stage.BOMBARD:
         return [*(Bombard(p) for p in bombard_targets(state, seat)), Bombard(None)]
     if stage is Stage.COMMIT:
+        if not state.compact:
+            fine = [c for c in commits(state, seat) if not strategy.commit_refused(state, c.planet)]
+            done = [] if strategy.done_refused(state) else [Done()]
+            return [*strategy.toll_options(state, seat), *fine, *done]
         return [*commits(state, seat), Done()]
     if stage is Stage.EXPLORE:
         return list(explorations(state))
@@ -583,6 +599,10 @@ def _expected(state: PlanetsState) -> str:
     if state.hits:
         hit = state.hits[0]
         return f"assign {hits_text(hit.count)} at {hit.where}: 'destroy <unit>' or 'sustain <unit>'"
+    if state.trims:
+        return f"remove ships over your fleet supply at {state.trims[0][1]}: 'remove <ship>'"
+    if state.stage in strategy.ROUND_STAGES:
+        return strategy.expected(state)
     return {
         Stage.ACTION: "'activate <system>' or 'pass'",
         Stage.MOVE: "a move into the active system, or 'done'",
@@ -603,13 +623,19 @@ def _problem(state: PlanetsState, seat: int, action: Action) -> str | None:
         if not isinstance(action, Assign):
             return wrong
         return None if action in hit_options(state) else f"no {action.kind} can take that hit"
+    if state.trims:
+        return strategy.trim_problem(state, action, wrong)
     stage = state.stage
+    if strategy.claims(state, action):
+        return strategy.problem(state, seat, action, wrong)
     if isinstance(action, Assign):
         return f"no hits wait to be assigned; {wrong}"
     if isinstance(action, Activate | Pass):
         if stage is not Stage.ACTION:
             return wrong
         if isinstance(action, Pass):
+            if not state.compact and not strategy.can_pass(state, seat):
+                return "you may not pass before using your strategy cards (3.4): 'strategy <card>'"
             return None
         if action.system not in state.galaxy.systems:
             return f"there is no system {action.system}"
@@ -620,6 +646,10 @@ def _problem(state: PlanetsState, seat: int, action: Action) -> str | None:
         return None
     if isinstance(action, Move):
         return move_problem(state, seat, action) if stage is Stage.MOVE else wrong
+    if isinstance(action, Done) and stage is Stage.COMMIT and not state.compact:
+        refused = strategy.done_refused(state)
+        if refused:
+            return refused
     if isinstance(action, Done):
         return None if stage in (Stage.MOVE, Stage.COMMIT, Stage.PRODUCE) else wrong
     if isinstance(action, Bombard):
@@ -631,6 +661,9 @@ def _problem(state: PlanetsState, seat: int, action: Action) -> str | None:
     if isinstance(action, Commit):
         if stage is not Stage.COMMIT:
             return wrong
+        refused = None if state.compact else strategy.commit_refused(state, action.planet)
+        if refused:
+            return refused
         return (
             None
             if action in set(commits(state, seat))
@@ -700,6 +733,9 @@ def _production_problem(state: PlanetsState, seat: int, action: Action) -> str |
 
 
 def _do(state: PlanetsState, seat: int, action: Action) -> None:
+    if strategy.claims(state, action):
+        strategy.do(state, seat, action)
+        return
     if isinstance(action, Assign):
         _assign(state, action)
     elif isinstance(action, Pass):
@@ -724,6 +760,8 @@ def _do(state: PlanetsState, seat: int, action: Action) -> None:
         )
     elif isinstance(action, Move):
         _move(state, seat, action)
+        if not state.compact:  # the fleet supply holds as each fleet arrives (37)
+            strategy.check_supply(state, seat, action.dest)
     elif isinstance(action, Done):
         _done(state, seat)
     elif isinstance(action, Bombard):
@@ -946,6 +984,18 @@ def advance(state: PlanetsState) -> None:
             if len(options) != 1:
                 return
             _assign(state, options[0])
+            continue
+        if state.trims:
+            state.trims = [t for t in state.trims if strategy.fleet_excess(state, *t)]
+            trims = strategy.trim_options(state) if state.trims else []
+            if len(trims) > 1:
+                return
+            if trims:
+                strategy.scrap(state, trims[0].kind)
+            continue
+        if state.stage in strategy.ROUND_STAGES:
+            if not strategy.auto(state):
+                return
             continue
         stage = state.stage
         seat = state.current
@@ -1295,16 +1345,25 @@ def explore(state: PlanetsState, seat: int, name: str, trait: str) -> None:
 
 
 def _end_action(state: PlanetsState) -> None:
+    if not state.compact and state.active is not None:
+        strategy.check_supply(state, state.current, state.active)  # after production (37)
+    state.toll_paid = False
     state.stage = Stage.ACTION
     state.active = None
     state.committed = []
     state.cursor = 0
     state.pool = state.produced = 0
     state.made = {}
+    if state.strategic is not None:  # Mobilisation's production at home
+        strategy.after_production(state)
+        return
     _next_turn(state)
 
 
 def _next_turn(state: PlanetsState) -> None:
+    if not state.compact:
+        strategy.next_turn(state)
+        return
     for step in range(1, state.seats + 1):
         seat = (state.current + step) % state.seats
         if not state.passed[seat]:
@@ -1356,36 +1415,55 @@ def _spend(state: PlanetsState, seat: int, objective_id: str) -> None:
     state.goods[seat] -= max(0, owed)
 
 
-def status_phase(state: PlanetsState) -> None:
-    """Score (one objective each, in turn order), reveal, remove tokens, ready, repair."""
-    order = [(state.first + k) % state.seats for k in range(state.seats)]
+def score(state: PlanetsState, seat: int, objective_id: str) -> None:
+    """The seat scores a public objective it meets (paying a spending one)."""
+    _spend(state, seat, objective_id)
+    state.scored[seat].append(objective_id)
+    state.points[seat] += 1
+    log(
+        state,
+        "score",
+        f"{who(seat)} scores {OBJECTIVES[objective_id].name}",
+        seat=seat,
+        objective=objective_id,
+    )
+
+
+def score_round(state: PlanetsState, order: list[int]) -> None:
+    """Each seat in `order` scores one objective it meets; reaching the target ends the game."""
     for seat in order:
         for objective_id in state.revealed:
             if objective_id not in state.scored[seat] and qualifies(state, seat, objective_id):
-                _spend(state, seat, objective_id)
-                state.scored[seat].append(objective_id)
-                state.points[seat] += 1
-                log(
-                    state,
-                    "score",
-                    f"{who(seat)} scores {OBJECTIVES[objective_id].name}",
-                    seat=seat,
-                    objective=objective_id,
-                )
+                score(state, seat, objective_id)
                 break
         if state.points[seat] >= state.target:
             state.winner = seat
             state.reason = f"{who(seat)} reached {state.target} victory points"
             state.stage = Stage.OVER
             return
-    if state.round >= state.rounds:
-        state.reason = f"the round limit ({state.rounds}) was reached; most points wins"
-        state.stage = Stage.OVER
-        return
+
+
+def reveal(state: PlanetsState) -> None:
     if state.objective_deck:
         revealed = state.objective_deck.pop()
         state.revealed.append(revealed)
         log(state, "reveal", f"objective revealed: {OBJECTIVES[revealed].name}", objective=revealed)
+
+
+def status_phase(state: PlanetsState) -> None:
+    """Score (one objective each, in turn order), reveal, remove tokens, ready, repair."""
+    if not state.compact:
+        strategy.status_phase(state)
+        return
+    order = [(state.first + k) % state.seats for k in range(state.seats)]
+    score_round(state, order)
+    if state.stage is Stage.OVER:
+        return
+    if state.round >= state.rounds:
+        state.reason = f"the round limit ({state.rounds}) was reached; most points wins"
+        state.stage = Stage.OVER
+        return
+    reveal(state)
     state.tokens.clear()
     for planet in state.planets.values():
         planet.exhausted = False  # 34.2: every card is readied

@@ -14,6 +14,7 @@ import re
 
 from parley.kernel import InvalidAction, small_number
 
+from . import actions
 from .actions import (
     Action,
     Activate,
@@ -52,6 +53,8 @@ def format_action(action: Action) -> str:
         return f"activate {action.system}"
     if isinstance(action, Pass):
         return "pass"
+    if isinstance(action, actions.RoundAction):
+        return _format_round(action)
     if isinstance(action, Move):
         text = f"move {units_text(action.units)} from {action.source} to {action.dest}"
         return text + (f" with {cargo_text(action.cargo)}" if action.cargo else "")
@@ -127,6 +130,106 @@ def _planet_prefix(
         if found is not None:
             return found, j
     raise _fail(text, f"there is no planet or system called {words[i]!r}")
+
+
+def _format_round(action: actions.RoundAction) -> str:
+    """The fuller round's actions: strategy cards by name, seats by colour."""
+    from .strategy import card
+
+    if isinstance(action, actions.Pick | actions.Strategic | actions.Follow):
+        verb = {actions.Pick: "pick", actions.Strategic: "strategy", actions.Follow: "follow"}
+        name = card(action.card).name if 1 <= action.card <= 8 else str(action.card)
+        return f"{verb[type(action)]} {name}"
+    if isinstance(action, actions.Decline):
+        return "decline"
+    if isinstance(action, actions.Tokens):
+        return f"tokens {action.tactic} {action.fleet} {action.strategy}"
+    if isinstance(action, actions.BuyToken):
+        return "buy token"
+    if isinstance(action, actions.Seal):
+        return f"seal {action.system}"
+    if isinstance(action, actions.Ready):
+        return f"ready {action.planet}"
+    if isinstance(action, actions.Appoint | actions.Grant):
+        colour = _colour_name(action.seat)
+        return f"speaker {colour}" if isinstance(action, actions.Appoint) else f"grant {colour}"
+    if isinstance(action, actions.Place):
+        return f"place {action.kind} on {action.planet}"
+    if isinstance(action, actions.Lift):
+        return f"lift {action.system}"
+    if isinstance(action, actions.Score):
+        return f"score {action.objective}"
+    if isinstance(action, actions.Scrap):
+        return f"remove {action.kind}"
+    return "pay custodians"
+
+
+def _colour_name(seat: int) -> str:
+    from .state import COLOURS as NAMES
+
+    return NAMES[seat] if 0 <= seat < len(NAMES) else str(seat)
+
+
+def _parse_round(
+    verb: str, rest: list[str], text: str, state: PlanetsState | None, seat: int | None
+) -> Action | None:
+    """The fuller round's actions, or None when `verb` starts none of them."""
+    from .cards import OBJECTIVES
+    from .state import COLOURS as NAMES
+    from .strategy import BY_NAME
+
+    def _card(words: list[str]) -> int:
+        word = " ".join(words)
+        if word.isdigit() and len(word) == 1 and 1 <= int(word) <= 8:
+            return int(word)
+        if word in BY_NAME:
+            return BY_NAME[word].number
+        raise _fail(text, f"{word!r} is not a strategy card: {', '.join(BY_NAME)} (or 1–8)")
+
+    def _seat(words: list[str]) -> int:
+        if len(words) != 1 or words[0] not in NAMES:
+            raise _fail(text, f"{' '.join(words)!r} is not a player's colour")
+        return NAMES.index(words[0])
+
+    if verb in ("pick", "take") and rest:
+        return actions.Pick(_card(rest))
+    if verb == "strategy" and rest:
+        return actions.Strategic(_card(rest))
+    if verb == "follow" and rest:
+        return actions.Follow(_card(rest))
+    if verb == "decline" and len(rest) <= 1:
+        return actions.Decline()
+    if verb == "tokens":
+        counts = [small_number(w, 2) for w in rest]
+        if len(counts) != 3 or any(n is None for n in counts):
+            raise _fail(text, "write 'tokens <tactic> <fleet> <strategy>', three counts")
+        t, f, s = (n or 0 for n in counts)
+        return actions.Tokens(t, f, s)
+    if verb == "buy" and rest in (["token"], ["tokens"], ["a", "token"], ["1", "token"]):
+        return actions.BuyToken()
+    if verb == "seal" and len(rest) == 1:
+        return actions.Seal(_system(rest[0], text))
+    if verb == "ready" and rest:
+        return actions.Ready(_planet(rest, text, state, seat))
+    if verb == "speaker" and rest:
+        return actions.Appoint(_seat(rest))
+    if verb == "grant" and rest:
+        return actions.Grant(_seat(rest))
+    if verb == "place" and "on" in rest:
+        o = rest.index("on")
+        kind = _unit(" ".join(rest[:o]) or "?", text)
+        return actions.Place(kind, _planet(rest[o + 1 :], text, state, seat))
+    if verb == "lift" and len(rest) == 1:
+        return actions.Lift(_system(rest[0], text))
+    if verb == "score" and len(rest) == 1:
+        if rest[0] not in OBJECTIVES:
+            raise _fail(text, f"{rest[0]!r} is not an objective: {', '.join(OBJECTIVES)}")
+        return actions.Score(rest[0])
+    if verb in ("remove", "scrap") and len(rest) == 1:
+        return actions.Scrap(_unit(rest[0], text))
+    if verb == "pay" and rest in (["custodians"], ["the", "custodians"], ["toll"]):
+        return actions.PayToll()
+    return None
 
 
 def units_text(units: tuple[tuple[str, int], ...]) -> str:
@@ -272,4 +375,7 @@ def parse_action(text: str, state: PlanetsState | None = None, seat: int | None 
             raise _fail(text, "produce one unit type at a time")
         kind, n = made[0]
         return Produce(kind, n, _planet(rest[a + 1 :], text, state, seat))
+    found = _parse_round(verb, rest, text, state, seat)
+    if found is not None:
+        return found
     raise _fail(text, f"{verb!r} does not start any action here")

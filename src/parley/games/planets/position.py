@@ -134,6 +134,49 @@ def _check_area(area: Area, seats: int, where: str) -> None:
                 raise BadPosition(f"{where}.damaged[{seat}][{kind!r}]: more damaged than there are")
 
 
+def _check_round(state: PlanetsState) -> None:
+    """The fuller round's fields: none under compact, consistent under full."""
+    from .strategy import CARDS, ROUND_STAGES, TOKENS_PER_SEAT, on_board
+
+    seats, n = state.seats, len(CARDS)
+    lists = ("holders", "used", "card_goods")
+    if state.compact:
+        for name in (*lists, "followers", "granted", "trims"):
+            if getattr(state, name):
+                raise BadPosition(f"{name}: the compact rules have no fuller round")
+        if state.stage in ROUND_STAGES or state.custodians or state.strategic is not None:
+            raise BadPosition("stage: the compact rules have no strategy or status steps")
+        return
+    for name in lists:
+        if len(getattr(state, name)) != n:
+            raise BadPosition(f"{name}: expected one entry per strategy card ({n})")
+    for i, holder in enumerate(state.holders):
+        if holder is not None:
+            _seat(holder, seats, f"holders[{i}]")
+        if state.card_goods[i] < 0:
+            raise BadPosition(f"card_goods[{i}]: trade goods are never negative")
+    for s in range(seats):
+        pools = (state.tactics[s], state.fleet[s], state.strategy_pool[s])
+        if min(pools) < 0 or sum(pools) + on_board(state, s) > TOKENS_PER_SEAT:
+            raise BadPosition(f"command sheet of seat {s}: more than {TOKENS_PER_SEAT} tokens")
+    _seat(state.speaker, seats, "speaker")
+    if not 0 <= state.picks <= n:
+        raise BadPosition(f"picks: 0–{n}, not {state.picks}")
+    if state.strategic is not None and not 1 <= state.strategic <= n:
+        raise BadPosition(f"strategic: no strategy card {state.strategic}")
+    for name in ("followers", "granted"):
+        for s in getattr(state, name):
+            _seat(s, seats, name)
+    for i, (s, sid) in enumerate(state.trims):
+        _seat(s, seats, f"trims[{i}]")
+        if sid not in state.galaxy.systems:
+            raise BadPosition(f"trims[{i}]: no system {sid!r}")
+    if state.custodians_by is not None:
+        _seat(state.custodians_by, seats, "custodians_by")
+    if min(state.gain, state.influence) < 0:
+        raise BadPosition("gain, influence: never negative")
+
+
 def _check(state: PlanetsState) -> None:
     seats, galaxy = state.seats, state.galaxy
     if set(state.space) != set(galaxy.systems):
@@ -182,7 +225,9 @@ def _check(state: PlanetsState) -> None:
     _seat(state.first, seats, "first")
     if state.active is not None and state.active not in galaxy.systems:
         raise BadPosition(f"active: no system {state.active!r}")
-    if state.stage not in (Stage.ACTION, Stage.OVER) and state.active is None:
+    _check_round(state)
+    free = (Stage.ACTION, Stage.OVER, Stage.STRATEGY, Stage.PRIMARY, Stage.SECONDARY)
+    if state.stage not in (*free, Stage.FOLLOW, Stage.STATUS) and state.active is None:
         raise BadPosition(f"active: the {state.stage.value} stage needs an active system")
     for i, hit in enumerate(state.hits):
         _seat(hit.seat, seats, f"hits[{i}].seat")

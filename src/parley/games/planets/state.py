@@ -34,6 +34,11 @@ class Stage(Enum):
     PRODUCE = "produce"  # production
     OFFENSE = "offense"  # full rules: space cannon offense (the active player picks a target)
     RETREAT = "retreat"  # full rules: a side of a space combat announces a retreat or stays
+    STRATEGY = "strategy"  # full rules: the strategy phase, one pick at a time
+    PRIMARY = "primary"  # full rules: the holder resolves a strategy card's primary ability
+    SECONDARY = "secondary"  # full rules: the next other player follows the card or declines
+    FOLLOW = "follow"  # full rules: a follower resolves the card's secondary ability
+    STATUS = "status"  # full rules: the status phase's owed steps (redistributing tokens)
     OVER = "over"
 
 
@@ -46,6 +51,11 @@ OWED_STAGES = (
     Stage.PRODUCE,
     Stage.OFFENSE,
     Stage.RETREAT,
+    Stage.STRATEGY,
+    Stage.PRIMARY,
+    Stage.SECONDARY,
+    Stage.FOLLOW,
+    Stage.STATUS,
 )
 
 
@@ -178,6 +188,31 @@ class PlanetsState:
     # `tactics` above is the tactic pool.
     fleet: list[int] = field(default_factory=list)
     strategy_pool: list[int] = field(default_factory=list)
+    # The fuller round's strategy cards, indexed by initiative - 1 (empty under compact):
+    # who holds each this round, whether its strategic action is done, the trade goods
+    # lying on it; `picks` counts this strategy phase's picks so far.
+    speaker: int = 0
+    holders: list[int | None] = field(default_factory=list)
+    used: list[bool] = field(default_factory=list)
+    card_goods: list[int] = field(default_factory=list)
+    picks: int = 0
+    # A strategic action in progress: its card, the step of the ability being resolved,
+    # the seats still to decide on the secondary (the first is deciding now), the players
+    # Commerce lets follow for free, tokens gained and not yet placed in pools (`regroup`:
+    # the whole sheet may be rearranged), and influence gathered for a purchase.
+    strategic: int | None = None
+    step: str = ""
+    followers: list[int] = field(default_factory=list)
+    granted: list[int] = field(default_factory=list)
+    gain: int = 0
+    regroup: bool = False
+    influence: int = 0
+    # Ships over the fleet supply that their owner must remove: (seat, system), first owed.
+    trims: list[tuple[int, str]] = field(default_factory=list)
+    # The custodians token on the central planet (full rules) and who paid to remove it.
+    custodians: bool = False
+    custodians_by: int | None = None
+    toll_paid: bool = False  # the active player removed them and must land there
     # Full rules, this tactical action: units produced so far by type (costs are combined
     # across the whole production, 67.1c); where space combat's round stands ("" at a
     # round's start, "defender"/"attacker" while a retreat may be announced, "rolled" once
@@ -195,7 +230,9 @@ class PlanetsState:
         other.tokens = {k: list(v) for k, v in self.tokens.items()}
         for name in ("tactics", "passed", "points", "goods", "objective_deck", "revealed"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("fleet", "strategy_pool"):
+        for name in ("fleet", "strategy_pool", "holders", "used", "card_goods"):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("followers", "granted", "trims"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("homes", "hits", "committed", "explore_queue"):
             setattr(other, name, list(getattr(self, name)))

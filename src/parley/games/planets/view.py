@@ -36,6 +36,11 @@ STEP_NAMES = {
     Stage.PRODUCE: "production",
     Stage.OFFENSE: "space cannon offense: choose a target",
     Stage.RETREAT: "space combat: announce a retreat or stay",
+    Stage.STRATEGY: "strategy phase: pick a strategy card",
+    Stage.PRIMARY: "strategic action: the primary ability",
+    Stage.SECONDARY: "strategic action: follow the secondary ability or decline",
+    Stage.FOLLOW: "strategic action: the secondary ability",
+    Stage.STATUS: "status phase: place your command tokens",
     Stage.OVER: "game over",
 }
 
@@ -170,7 +175,64 @@ def observe(state: PlanetsState, viewer: Viewer) -> dict[str, JSON]:
         "over": stage is Stage.OVER,
         "reason": state.reason,
     }
+    if not state.compact:
+        view.update(_round_view(state))
     return view
+
+
+def _round_view(state: PlanetsState) -> dict[str, JSON]:
+    """The fuller round's public facts: cards, speaker, initiative, sheets, custodians."""
+    from . import strategy
+
+    cards: list[JSON] = [
+        {
+            "number": c.number,
+            "name": c.name,
+            "primary": c.primary,
+            "secondary": c.secondary,
+            "holder": state.holders[c.number - 1],
+            "used": state.used[c.number - 1],
+            "trade_goods": state.card_goods[c.number - 1],
+        }
+        for c in strategy.CARDS
+    ]
+    sheets: list[JSON] = [
+        {
+            "seat": s,
+            "tactic": state.tactics[s],
+            "fleet": state.fleet[s],
+            "strategy": state.strategy_pool[s],
+            "reinforcements": strategy.reinforcements(state, s),
+            "on_board": strategy.on_board(state, s),
+        }
+        for s in range(state.seats)
+    ]
+    resolving: JSON = None
+    if state.strategic is not None:
+        resolving = {
+            "card": state.strategic,
+            "name": strategy.card(state.strategic).name,
+            "holder": state.holders[state.strategic - 1],
+            "step": state.step,
+            "followers": list(state.followers),
+            "granted": list(state.granted),
+        }
+    return {
+        "rules": "full",
+        "speaker": state.speaker,
+        "initiative": strategy.initiative(state) if state.stage is not Stage.STRATEGY else [],
+        "strategy_cards": cards,
+        "command_sheets": sheets,
+        "strategic": resolving,
+        "round_step": state.step,
+        "expected": strategy.expected(state)
+        if state.step or state.stage in strategy.ROUND_STAGES
+        else "",
+        "gain": state.gain,
+        "influence": state.influence,
+        "fleet_excess": [{"seat": s, "system": sid} for s, sid in state.trims],
+        "custodians": {"on": state.custodians, "removed_by": state.custodians_by},
+    }
 
 
 def _get(view: Mapping[str, Any], key: str, default: Any) -> Any:
@@ -257,6 +319,8 @@ def render(observation: Mapping[str, Any]) -> str:
     lines.append(
         "Exploration decks: " + ", ".join(f"{t} {d['left']} left" for t, d in decks.items())
     )
+    if view.get("rules") == "full":
+        lines.extend(_round_lines(view, colours))
     fight = view.get("last_combat")
     if fight:
         lines.append(combat_text(fight, colours))
@@ -280,6 +344,50 @@ def render(observation: Mapping[str, Any]) -> str:
             now += f"; {colours[view['to_act']]} to act"
         lines.append(now)
     return "\n".join(lines)
+
+
+def _round_lines(view: Mapping[str, Any], colours: Sequence[str]) -> list[str]:
+    """The fuller round in words: speaker, initiative, cards, command sheets, custodians."""
+    lines = [f"Speaker: {colours[view['speaker']]}"]
+    order = _get(view, "initiative", [])
+    if order:
+        lines.append("Initiative order: " + ", ".join(colours[s] for s in order))
+    lines.append("Strategy cards (number name: holder; primary / secondary):")
+    for c in _get(view, "strategy_cards", []):
+        holder = "not taken" if c["holder"] is None else f"held by {colours[c['holder']]}"
+        if c["holder"] is not None:
+            holder += ", used" if c["used"] else ", not used yet"
+        goods = f", {c['trade_goods']} trade goods on it" if c["trade_goods"] else ""
+        lines.append(
+            f"  {c['number']} {c['name']}: {holder}{goods}. "
+            f"Primary: {c['primary']} Secondary: {c['secondary']}"
+        )
+    lines.append("Command sheets (tactic / fleet / strategy; reinforcements):")
+    for s in _get(view, "command_sheets", []):
+        lines.append(
+            f"  {colours[s['seat']]:<7} {s['tactic']} / {s['fleet']} / {s['strategy']}; "
+            f"{s['reinforcements']} in reinforcements, {s['on_board']} on the board"
+        )
+    custodians = view.get("custodians") or {}
+    if custodians.get("on"):
+        lines.append("Custodians: on the central planet (6 influence removes them, 1 point)")
+    elif custodians.get("removed_by") is not None:
+        lines.append(f"Custodians: removed by {colours[custodians['removed_by']]}")
+    resolving = view.get("strategic")
+    if resolving:
+        lines.append(
+            f"Resolving {resolving['name']} ({colours[resolving['holder']]}'s card)"
+            + (f", step {resolving['step']}" if resolving.get("step") else "")
+        )
+    if view.get("gain"):
+        lines.append(f"Tokens gained to place: {view['gain']}")
+    if view.get("influence"):
+        lines.append(f"Influence gathered: {view['influence']}")
+    for excess in _get(view, "fleet_excess", []):
+        lines.append(f"Over the fleet supply: {colours[excess['seat']]} at {excess['system']}")
+    if view.get("expected"):
+        lines.append(f"Wanted: {view['expected']}")
+    return lines
 
 
 COMBAT_NAMES = {
