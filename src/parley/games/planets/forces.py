@@ -40,8 +40,10 @@ def trim(state: PlanetsState, sid: str, seat: int) -> None:
     """Remove the cargo over capacity (16.1, note 4 of 95): fighters, then infantry, then mechs."""
     area = state.space[sid]
     over = excess(state, sid, seat)
+    sheltered = DOCK_FIGHTERS * docks_in(state, seat, sid)
     for kind in TRIM_ORDER:
-        n = min(over, area.count(seat, kind))
+        have = area.count(seat, kind)
+        n = min(over, max(0, have - sheltered) if kind == "fighter" else have)
         if n > 0:
             area.remove(seat, kind, n, min(n, area.hurt(seat, kind)))
             over -= n
