@@ -169,6 +169,33 @@ class PlanetsRules(Rules[PlanetsState, Action]):
     def clone(self, state: PlanetsState) -> PlanetsState:
         return state.clone()
 
+    # --- taking back ---------------------------------------------------------------------
+
+    # A step of a tactical action may be taken back while its seat still owes the next
+    # decision of that same action and nothing was rolled, drawn or revealed: a move before
+    # `done`, an exhausted planet or a unit produced, the activation itself. Only the parts
+    # of the state every version of the rules has are looked at.
+    takes_back = True
+
+    def may_take_back(self, state: PlanetsState, seat: int, action: Action) -> bool:
+        return state.winner is None and state.stage is not Stage.OVER
+
+    def undoable(
+        self, before: PlanetsState, seat: int, action: Action, after: PlanetsState
+    ) -> bool:
+        return (
+            after.stage is not Stage.OVER
+            and after.active is not None
+            and before.active in (None, after.active)
+            and before.round == after.round
+            and engine.owner_of(after) == seat
+            and not after.hits
+            and after.rng == before.rng
+            and after.decks == before.decks
+            and after.objective_deck == before.objective_deck
+            and after.revealed == before.revealed
+        )
+
     # --- turn and actions ----------------------------------------------------------------
 
     def turn(self, state: PlanetsState) -> Turn:
