@@ -279,7 +279,7 @@ class PlanetsRules(Rules[PlanetsState, Action]):
             OptionNode(
                 key=key,
                 label=titles[key],
-                children=_fleets(self, actions)
+                children=_fleets(self, actions, not state.compact)
                 if key.startswith("from ")
                 else tuple(
                     OptionNode(str(i), self.format(a), self.format(a))
@@ -323,16 +323,27 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         return super().action_from_json(obj, state, seat)
 
 
-def _fleets(rules: PlanetsRules, moves: Sequence[Action]) -> tuple[OptionNode, ...]:
+def _fleets(
+    rules: PlanetsRules, moves: Sequence[Action], full: bool = False
+) -> tuple[OptionNode, ...]:
     """The moves from one system by ship type, so a client can ask for counts: one node per
     type (key: the type), and under it one leaf per fleet, keyed "SHIPS INFANTRY MECH" (the
-    counts: ships of that type, and the ground forces they carry)."""
+    counts: ships of that type, and the ground forces they carry). Full-rules leaves also
+    name where the cargo boards: "SHIPS INFANTRY MECH FIGHTERS PLACE", PLACE being the rest
+    of the key (a system, a planet name, or "-" for no cargo)."""
     kinds: dict[str, list[OptionNode]] = {}
     for move in moves:
         assert isinstance(move, Move)
         counts = dict(move.units)
         kind = move.units[0][0]
         key = f"{counts[kind]} {counts.get('infantry', 0)} {counts.get('mech', 0)}"
+        if full:
+            load = {k: n for _, k, n in move.cargo}
+            place = move.cargo[0][0] if move.cargo else "-"
+            key = (
+                f"{counts[kind]} {load.get('infantry', 0)} {load.get('mech', 0)} "
+                f"{load.get('fighter', 0)} {place}"
+            )
         text = rules.format(move)
         kinds.setdefault(kind, []).append(OptionNode(key, text, text))
     return tuple(

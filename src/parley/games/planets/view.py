@@ -7,6 +7,7 @@ from typing import Any
 
 from parley.kernel import JSON, Viewer
 
+from . import forces
 from .cards import CARDS, OBJECTIVES
 from .engine import (
     capacity_of,
@@ -19,7 +20,7 @@ from .engine import (
     production_limit,
 )
 from .state import COLOURS, Area, PlanetsState, Stage
-from .units import ORDER
+from .units import CARGO, DOCK_FIGHTERS, ORDER
 
 EVENTS_SHOWN = 20  # recent public events in each observation
 
@@ -177,6 +178,8 @@ def observe(state: PlanetsState, viewer: Viewer) -> dict[str, JSON]:
     }
     if not state.compact:
         view.update(_round_view(state))
+    if not state.compact:
+        view.update(_forces_view(state))
     return view
 
 
@@ -252,6 +255,50 @@ def _units_line(entries: list[Mapping[str, Any]]) -> str:
     return "; ".join(parts)
 
 
+def _forces_view(state: PlanetsState) -> dict[str, JSON]:
+    """The full rules' forces: capacity in each space area with cargo or carriers (a dock
+    shelters three fighters), and a retreat announced in the space combat going on."""
+    capacity: list[JSON] = []
+    for sid, area in state.space.items():
+        for seat in area.seats():
+            room = capacity_of(area, seat)
+            cargo = sum(area.count(seat, k) for k in CARGO)
+            if room or cargo:
+                shelter = DOCK_FIGHTERS * forces.docks_in(state, seat, sid)
+                capacity.append(
+                    {
+                        "system": sid,
+                        "seat": seat,
+                        "capacity": room,
+                        "cargo": cargo,
+                        "sheltered": min(shelter, area.count(seat, "fighter")),
+                    }
+                )
+    retreat = state.retreat
+    return {
+        "space_capacity": capacity,
+        "retreat": None if retreat is None else {"seat": retreat[0], "system": retreat[1]},
+        "combat_step": state.combat_step,
+    }
+
+
+def _forces_lines(view: Mapping[str, Any], colours: Sequence[str]) -> list[str]:
+    lines = ["Capacity in space (fighters and ground forces carried / capacity):"]
+    for c in _get(view, "space_capacity", []):
+        shelter = f", {c['sheltered']} fighters sheltered by docks" if c["sheltered"] else ""
+        lines.append(
+            f"  {c['system']} {colours[c['seat']]}: {c['cargo'] - c['sheltered']} / "
+            f"{c['capacity']}{shelter}"
+        )
+    retreat = view.get("retreat")
+    if retreat:
+        lines.append(
+            f"Retreat announced: {colours[retreat['seat']]} to {retreat['system']} "
+            "(carried out after this round's hits)"
+        )
+    return lines
+
+
 def render(observation: Mapping[str, Any]) -> str:
     """Systems, planets (controller, readied or exhausted, values, attachments), units and
     the step of the tactical action in progress, as plain text."""
@@ -321,6 +368,8 @@ def render(observation: Mapping[str, Any]) -> str:
     )
     if view.get("rules") == "full":
         lines.extend(_round_lines(view, colours))
+    if "space_capacity" in view:
+        lines.extend(_forces_lines(view, colours))
     fight = view.get("last_combat")
     if fight:
         lines.append(combat_text(fight, colours))
@@ -395,6 +444,7 @@ COMBAT_NAMES = {
     "ground": "ground combat",
     "bombardment": "bombardment",
     "space_cannon": "space cannon fire",
+    "space_cannon_offense": "space cannon offense",
 }
 RESULTS = {
     None: "going on",
@@ -415,6 +465,13 @@ def combat_text(fight: Mapping[str, Any], colours: Sequence[str]) -> str:
         if fight["kind"] in ("space", "ground"):
             text += f", {d} {theirs} ({hits_text(r['hits'][1])})"
         rounds.append(text)
+    barrage = fight.get("barrage")
+    if barrage:
+        (ours, theirs), (h1, h2) = barrage["rolls"], barrage["hits"]
+        rounds.insert(
+            0,
+            f"anti-fighter barrage: {a} {ours} ({hits_text(h1)}), {d} {theirs} ({hits_text(h2)})",
+        )
     result = RESULTS.get(fight["result"], str(fight["result"])).format(a=a, d=d)
     return (
         f"Last combat: {COMBAT_NAMES.get(fight['kind'], fight['kind'])} at {fight['where']}, "
