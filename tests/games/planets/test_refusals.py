@@ -16,7 +16,7 @@ RULES = PlanetsRules()
 def ended() -> Match[Any, Any]:
     """Seed 1, three players: Green activates 0403, where none of its ships can reach, so
     the tactical action ends by itself and Red is to act."""
-    match = Match(RULES, 3, seed=1)
+    match = Match(RULES, 3, {"rules": "compact"}, seed=1)
     match.act(2, "activate 0403")
     assert min(match.turn().owing) == 0
     return match
@@ -58,7 +58,7 @@ def test_once_the_next_player_acts_it_is_plain_whose_turn_it_is() -> None:
     ],
 )
 def test_production_refusals_carry_their_reason(action: str, reason: str, words: str) -> None:
-    match = Match(RULES, 3, seed=1)
+    match = Match(RULES, 3, {"rules": "compact"}, seed=1)
     match.act(2, "activate 0104")
     with pytest.raises(IllegalAction) as err:
         match.act(2, action)

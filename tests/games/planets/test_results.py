@@ -15,7 +15,7 @@ RULES = PlanetsRules()
 
 
 def until(seed: int, done: Any) -> Match[PlanetsState, Any]:
-    match = Match(RULES, 3, seed=seed)
+    match = Match(RULES, 3, {"rules": "compact"}, seed=seed)
     rng = Rng(seed)
     for _ in range(3000):
         if done(match.state):

@@ -30,7 +30,7 @@ def test_the_parallel_form_passes_the_parallel_checks() -> None:
 
 
 def test_moves_are_keyed_by_where_they_come_from() -> None:
-    match: Match[Any, Any] = Match(RULES, 3, seed=1)
+    match: Match[Any, Any] = Match(RULES, 3, {"rules": "compact"}, seed=1)
     codec = codec_for(RULES, 3, match.options)
     home = match.state.homes[0]
     match.state.current = 0

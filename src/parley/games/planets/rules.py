@@ -23,7 +23,7 @@ from parley.kernel import (
     Viewer,
 )
 
-from . import engine, view
+from . import engine, strategy, view
 from .actions import (
     Action,
     Activate,
@@ -109,7 +109,7 @@ class PlanetsRules(Rules[PlanetsState, Action]):
             OptionSpec(
                 "tactics",
                 3,
-                "command tokens each player gets every round",
+                "command tokens a round (compact); the starting tactic pool (full rules)",
                 minimum=1,
                 maximum=8,
                 label="Command tokens a round",
@@ -358,6 +358,9 @@ def _most(fleets: Sequence[OptionNode]) -> int:
 
 
 def _group(action: Action) -> tuple[str, str]:
+    found = strategy.group(action)
+    if found is not None:
+        return found
     if isinstance(action, Activate):
         return "activate", "Activate a system"
     if isinstance(action, Move):

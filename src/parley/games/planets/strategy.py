@@ -1023,3 +1023,27 @@ def trim_problem(state: PlanetsState, action: Action, wrong: str) -> str | None:
     if isinstance(action, Scrap):
         return f"you have no {action.kind} over the fleet supply at {state.trims[0][1]}"
     return wrong
+
+
+GROUPS: dict[type, tuple[str, str]] = {
+    Pick: ("pick", "Pick a strategy card"),
+    Strategic: ("strategic", "Strategic action"),
+    Follow: ("secondary", "Secondary ability"),
+    Decline: ("secondary", "Secondary ability"),
+    Tokens: ("tokens", "Place command tokens"),
+    BuyToken: ("buy", "Buy a command token"),
+    Seal: ("seal", "Name a system"),
+    Ready: ("ready", "Ready a planet"),
+    Appoint: ("speaker", "Give the speaker token"),
+    Place: ("place", "Place a structure"),
+    Grant: ("grant", "Follow for free"),
+    Lift: ("lift", "Take a command token back"),
+    Score: ("score", "Score an objective"),
+    Scrap: ("scrap", "Remove a ship over the fleet supply"),
+    PayToll: ("toll", "Remove the custodians"),
+}
+
+
+def group(action: Action) -> tuple[str, str] | None:
+    """The options-tree group of a round action (None for the other actions)."""
+    return GROUPS.get(type(action))

@@ -129,7 +129,37 @@ def action_table(galaxy: Galaxy) -> list[str]:
             for kind in SHIPS + GROUND:
                 for n in range(1, min(UNITS[kind].limit, MAX_PRODUCTION) + 1):
                     actions.append(Produce(kind, n, name))
-    return [format_action(a) for a in actions] + _moves()
+    return [format_action(a) for a in actions] + _moves() + _round_table(galaxy)
+
+
+def _round_table(galaxy: Galaxy) -> list[str]:
+    """The fuller round's actions: strategy cards, command tokens, structures placed on any
+    planet (so production at any planet), fleet supply and the custodians."""
+    from parley.games.planets import actions as act
+    from parley.games.planets.state import COLOURS
+    from parley.games.planets.strategy import CARDS, TOKENS_PER_SEAT
+
+    out: list[Any] = [act.Decline(), act.BuyToken(), act.PayToll()]
+    for c in CARDS:
+        out += [act.Pick(c.number), act.Strategic(c.number), act.Follow(c.number)]
+    out += [
+        act.Tokens(t, f, s)
+        for t in range(TOKENS_PER_SEAT + 1)
+        for f in range(TOKENS_PER_SEAT + 1 - t)
+        for s in range(TOKENS_PER_SEAT + 1 - t - f)
+    ]
+    out += [act.Appoint(s) for s in range(len(COLOURS))]
+    out += [act.Grant(s) for s in range(len(COLOURS))]
+    out += [act.Seal(s) for s in galaxy.systems] + [act.Lift(s) for s in galaxy.systems]
+    out += [act.Score(o) for o in OBJECTIVES]
+    out += [act.Scrap(k) for k in SHIPS]
+    for name, planet in galaxy.planets.items():
+        out += [act.Ready(name), act.Place("pds", name), act.Place("dock", name)]
+        if not (planet.home is not None and galaxy.systems[planet.system].planets[0] == name):
+            for kind in SHIPS + GROUND:
+                for n in range(1, min(UNITS[kind].limit, MAX_PRODUCTION) + 1):
+                    out.append(Produce(kind, n, name))
+    return [format_action(a) for a in out]
 
 
 _TABLES: dict[str, list[str]] = {}
