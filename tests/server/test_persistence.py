@@ -332,3 +332,40 @@ def test_processes_starting_together_migrate_once(database_url: str) -> None:
     results = [p.communicate(timeout=60) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [err[-500:] for _, err in results]
     assert [out.strip() for out, _ in results] == ["0015"] * 3
+
+
+def test_planets_games_from_before_the_rules_option_keep_the_compact_game(
+    services: Services,
+) -> None:
+    """A Planet Control game stored without `rules` was the compact game: it gets
+    `compact`; a newer game keeps the fuller round it was started with."""
+    from alembic import command
+    from sqlalchemy import select, update
+
+    from parley.server.db.migrate import alembic_config
+    from parley.server.db.models import Game
+
+    svc = services
+    amy, _ = svc.accounts.register("amy", None)
+    old = svc.lobby.create(amy, CreateGame(game="planets")).id
+    new = svc.lobby.create(amy, CreateGame(game="planets")).id
+    engine = svc.tables.db.engine
+    with engine.begin() as conn:  # as stored by the code before the option
+        stored = conn.execute(select(Game.options).where(Game.id == old)).scalar_one()
+        before = {k: v for k, v in stored.items() if k != "rules"}
+        conn.execute(update(Game).where(Game.id == old).values(options=before))
+    config = alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.stamp(config, "0015")
+        command.upgrade(config, "0016")
+    with engine.connect() as conn:
+        options = dict(conn.execute(select(Game.id, Game.options)).all())
+    assert options[old] == {**before, "rules": "compact"}
+    assert options[new]["rules"] == "full"
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0015")
+    with engine.connect() as conn:
+        options = dict(conn.execute(select(Game.id, Game.options)).all())
+    assert "rules" not in options[old] and "rules" not in options[new]

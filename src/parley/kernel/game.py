@@ -420,6 +420,11 @@ class Rules(ABC, Generic[S, A]):
     # before each action for as long as `undoable` says it may be taken back).
     takes_back: ClassVar[bool] = False
 
+    # Option values a game was played by before the option existed: a record whose
+    # options lack one of these keys replays with the old value, not today's default (the
+    # server's stored games get the same values by a migration).
+    legacy_options: ClassVar[Mapping[str, OptionValue]] = {}
+
     def may_take_back(self, state: S, seat: int, action: A) -> bool:
         """A cheap first look before `action` is applied: False spares `Match` the copy of
         the state it would keep for `undoable` (most actions can never be taken back)."""

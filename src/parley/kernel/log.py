@@ -546,10 +546,13 @@ def replay(
                 rules, record["position"], list(record["players"]), chance=chance
             )
         else:
+            options = record.get("options")
+            if isinstance(options, Mapping):  # written before an option existed: its old value
+                options = {**rules.legacy_options, **options}
             match = Match(
                 rules,
                 list(record["players"]),
-                record.get("options"),
+                options,
                 int(record["seed"]),
                 chance=chance,
             )

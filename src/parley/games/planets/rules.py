@@ -117,6 +117,8 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         ),
         max_plies=20_000,
     )
+    # Records and stored games from before the fuller round were played by the compact rules.
+    legacy_options = {"rules": "compact"}
 
     # --- set-up ------------------------------------------------------------------------
 

@@ -1,0 +1,61 @@
+"""The fuller round beyond the scenario tables: old records, positions mid-round, the sheet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from parley.games.planets import RULES
+from parley.games.planets.strategy import TOKENS_PER_SEAT, reinforcements
+from parley.kernel import SPECTATOR, Match, Rng, replay
+from parley.kernel.conformance import play_random, random_step
+
+
+def test_a_record_from_before_the_rules_option_replays_as_the_compact_game() -> None:
+    match: Match[Any, Any] = Match(RULES, 3, {"rules": "compact"}, seed=3)
+    play_random(match, Rng(3), 120)
+    record = match.to_json()
+    old = {**record, "options": {k: v for k, v in record["options"].items() if k != "rules"}}
+    again = replay(RULES, old)
+    assert again.state.compact
+    assert again.observe(SPECTATOR) == match.observe(SPECTATOR)
+    assert RULES.legacy_options == {"rules": "compact"}
+
+
+def test_a_record_of_the_full_game_keeps_its_rules() -> None:
+    match: Match[Any, Any] = Match(RULES, 3, seed=3)
+    play_random(match, Rng(3), 120)
+    again = replay(RULES, match.to_json())
+    assert not again.state.compact
+    assert again.observe(SPECTATOR) == match.observe(SPECTATOR)
+
+
+@pytest.mark.parametrize("seats", [3, 5])
+def test_positions_mid_round_read_back_as_written(seats: int) -> None:
+    match: Match[Any, Any] = Match(RULES, seats, seed=11)
+    rng = Rng(11)
+    stages = set()
+    while match.outcome() is None:
+        random_step(match, rng)
+        state = match.state
+        stages.add(state.stage.value)
+        position = RULES.write_position(state)
+        again = RULES.read_position(position)
+        assert RULES.write_position(again) == position
+        assert RULES.observe(again, SPECTATOR) == RULES.observe(state, SPECTATOR)
+    assert {"strategy", "primary", "secondary", "status"} <= stages
+
+
+def test_every_seat_keeps_sixteen_command_tokens() -> None:
+    match: Match[Any, Any] = Match(RULES, 4, seed=5)
+    rng = Rng(5)
+    while match.outcome() is None:
+        random_step(match, rng)
+        state = match.state
+        for seat in range(state.seats):
+            pools = state.tactics[seat] + state.fleet[seat] + state.strategy_pool[seat]
+            board = sum(owners.count(seat) for owners in state.tokens.values())
+            held = state.gain if state.current == seat else 0
+            assert pools + board + held + reinforcements(state, seat) == TOKENS_PER_SEAT
+            assert reinforcements(state, seat) >= 0
