@@ -520,6 +520,9 @@ def late_step(state: PlanetsState, seat: int, action: Action) -> str | None:
 
 def _reason(state: PlanetsState, action: Action, problem: str) -> str:
     """The reason tag of a refusal `_problem` put in words."""
+    tag = forces.reason(problem)
+    if tag is not None:
+        return tag
     if problem.startswith("not now") or problem.startswith("no hits wait"):
         return "wrong_phase"
     if problem.startswith("ships move only in"):

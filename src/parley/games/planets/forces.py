@@ -536,3 +536,57 @@ def round_over(state: PlanetsState) -> None:
     state.combat_step = ""
     if state.retreat is not None:
         carry_out_retreat(state)
+
+
+# --- refusals ------------------------------------------------------------------------------
+
+REASON_WORDS = (
+    ("neither start in nor pass through", "not_reachable"),
+    ("no retreat to", "not_reachable"),
+    ("no room for", "no_room"),
+    ("fleet supply", "no_room"),
+    ("fighters and ground forces, not", "no_room"),
+    ("to fire at", "bad_target"),
+    ("board from a space area", "bad_target"),
+    ("are there already", "bad_target"),
+    ("(95.3)", "forbidden"),
+    ("moves only aboard ships", "forbidden"),
+)
+
+
+def reason(problem: str) -> str | None:
+    """The reason tag of a refusal worded here, None for the engine's own wordings."""
+    return next((tag for words, tag in REASON_WORDS if words in problem), None)
+
+
+# --- positions -----------------------------------------------------------------------------
+
+COMBAT_STEPS = ("", "defender", "attacker", "roll", "rolled")
+
+
+def position_problem(state: PlanetsState) -> str | None:
+    """What is inconsistent in the forces' part of a position read from JSON, or None."""
+    if state.compact:
+        areas = [*state.space.items(), *((n, p.area) for n, p in state.planets.items())]
+        for where, area in areas:
+            for kinds in area.units.values():
+                for kind in kinds:
+                    if UNITS[kind].full:
+                        return f"units[{where!r}]: the compact rules have no {kind}"
+        if state.made or state.combat_step or state.retreat is not None:
+            return "made, combat_step, retreat: the compact rules keep none of them"
+        if state.stage in (Stage.OFFENSE, Stage.RETREAT):
+            return f"stage: the compact rules have no {state.stage.value} step"
+        return None
+    for kind, n in state.made.items():
+        if kind not in UNITS or not isinstance(n, int) or n < 0:
+            return f"made[{kind!r}]: a unit type and a count of at least 0"
+    if state.combat_step not in COMBAT_STEPS:
+        return f"combat_step: one of {', '.join(repr(s) for s in COMBAT_STEPS)}"
+    if state.retreat is not None:
+        seat, sid = state.retreat
+        if not 0 <= seat < state.seats or sid not in state.galaxy.systems:
+            return f"retreat: {state.retreat!r} is not a seat and a system"
+    if state.stage is Stage.RETREAT and state.combat_step not in ("defender", "attacker"):
+        return "combat_step: a retreat is announced by the defender or the attacker"
+    return None

@@ -14,14 +14,13 @@ from typing import Any
 from parley.kernel import BadOptions, BadPosition
 from parley.kernel.positions import Codec
 
+from . import forces
 from .cards import CARDS, DECKS, OBJECTIVES
 from .galaxy import GalaxyError, galaxy_for
 from .state import Area, PlanetsState, Stage
 from .units import UNITS
 
-_OPTION_FIELDS = frozenset(
-    {"galaxy", "homes", "target", "rounds", "tactics_per_round", "compact"}
-)
+_OPTION_FIELDS = frozenset({"galaxy", "homes", "target", "rounds", "tactics_per_round", "compact"})
 CODEC = Codec({PlanetsState: _OPTION_FIELDS})
 
 
@@ -238,3 +237,6 @@ def _check(state: PlanetsState) -> None:
             raise BadPosition(f"committed[{i}]: no planet {name!r}")
     if state.winner is not None:
         _seat(state.winner, seats, "winner")
+    problem = forces.position_problem(state)
+    if problem is not None:
+        raise BadPosition(problem)
