@@ -27,6 +27,7 @@ from . import engine, strategy, view
 from .actions import (
     Action,
     Activate,
+    Aim,
     Assign,
     Bombard,
     Commit,
@@ -36,6 +37,7 @@ from .actions import (
     Move,
     Pass,
     Produce,
+    Retreat,
     SpendGood,
     Stay,
 )
@@ -379,6 +381,10 @@ def _group(action: Action) -> tuple[str, str]:
         return "pay", "Exhaust planets for resources"
     if isinstance(action, Produce):
         return "produce", "Produce"
+    if isinstance(action, Aim):
+        return "aim", "Space cannon offense: choose a target"
+    if isinstance(action, Retreat | Stay):
+        return "retreat", "Retreat or stay"
     if isinstance(action, Pass | Done):
         return "end", "End"
     return "other", "Other"
