@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import engine
+from . import engine, strategy
 from .actions import Aim, Move, Produce, Retreat, Stay
 from .galaxy import SystemKind
 from .notation import cargo_text
 from .state import PlanetsState, Stage, who
 from .units import CARGO, DOCK_FIGHTERS, GROUND, ORDER, SHIPS, STRUCTURES, UNITS, cost_of
 
-TOKENS_PER_SEAT = 16  # a faction's command tokens (Note 23)
 TRIM_ORDER = ("fighter", "infantry", "mech")  # excess cargo goes cheapest first
 
 
@@ -471,30 +470,17 @@ def carry_out_retreat(state: PlanetsState) -> None:
     trim(state, dest, seat)
     if seat not in state.tokens.get(dest, []):
         place_token(state, seat, dest)
-
-
-def reinforcements(state: PlanetsState, seat: int) -> int:
-    """Command tokens neither on the sheet nor on the board."""
-    board = sum(1 for owners in state.tokens.values() if seat in owners)
-    sheet = state.tactics[seat] + state.fleet[seat] + state.strategy_pool[seat]
-    return TOKENS_PER_SEAT - sheet - board
+    strategy.check_supply(state, seat, dest)  # the fleet supply holds there too (37)
 
 
 def place_token(state: PlanetsState, seat: int, sid: str) -> None:
-    """A command token from reinforcements, or from the tactic pool when none is left (20.3b)."""
-    if reinforcements(state, seat) <= 0:
-        if state.tactics[seat] > 0:
-            state.tactics[seat] -= 1
-        elif state.fleet[seat] > 0:
-            state.fleet[seat] -= 1
-        elif state.strategy_pool[seat] > 0:
-            state.strategy_pool[seat] -= 1
-        else:
-            return
-    state.tokens.setdefault(sid, []).append(seat)
-    engine.log(
-        state, "token", f"{who(seat)} places a command token in {sid}", seat=seat, system=sid
-    )
+    """A command token from reinforcements (the command sheet's rules, 20.3b), logged."""
+    before = state.tokens.get(sid, []).count(seat)
+    strategy.place_token(state, seat, sid)
+    if state.tokens.get(sid, []).count(seat) > before:
+        engine.log(
+            state, "token", f"{who(seat)} places a command token in {sid}", seat=seat, system=sid
+        )
 
 
 # --- the space combat round (78) -------------------------------------------------------------
