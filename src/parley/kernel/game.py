@@ -343,6 +343,11 @@ class Rules(ABC, Generic[S, A]):
         """Names of the seats as the game calls them (powers, colours...)."""
         return [f"Player {i + 1}" for i in range(seats)]
 
+    def seat_labels(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
+        """The seats' names as every text people read spells them; `seat_names` unless the
+        game's own names are written otherwise (Diplomacy's "FRANCE" is "France")."""
+        return self.seat_names(seats, options)
+
     def combine(self, state: S, seat: int, parts: Sequence[A]) -> A:
         """One action from elementary parts (composite games override this)."""
         if len(parts) != 1:

@@ -226,6 +226,10 @@ class Match(Generic[S, A]):
     def seat_names(self) -> list[str]:
         return self.rules.seat_names(self.seats, self.options)
 
+    def seat_labels(self) -> list[str]:
+        """The seats' names as people read them (`Rules.seat_labels`)."""
+        return self.rules.seat_labels(self.seats, self.options)
+
     def legal_actions(self, seat: int) -> Sequence[A]:
         self._check_seat(seat)
         if not self.turn().can_act(seat):
@@ -481,7 +485,7 @@ class Match(Generic[S, A]):
         return f"{plain}: {detail}" if detail else plain
 
     def _seat_label(self, seat: int) -> str:
-        names = self.seat_names()
+        names = self.seat_labels()
         return names[seat] if seat < len(names) else f"seat {seat}"
 
 

@@ -237,7 +237,7 @@ class Drafts:
                 )
             if seat not in match.turn().owing:
                 raise OutOfTurn(
-                    f"{match.seat_names()[seat]} owes no decision now: nothing to save",
+                    f"{match.seat_labels()[seat]} owes no decision now: nothing to save",
                     state_id=match.state_id,
                 )
             assert member.user_id is not None

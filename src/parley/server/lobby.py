@@ -269,7 +269,7 @@ class Lobby:
         drafted = pending_draft(match, seat)
         if drafted and not match.turn().can_act(seat):
             raise Conflict(
-                f"{match.seat_names()[seat]} has decided this step already; "
+                f"{match.seat_labels()[seat]} has decided this step already; "
                 "its seat can be taken once the step resolves"
             )
         before = taken.username or ("civil disorder" if taken.bot is None else taken.label)

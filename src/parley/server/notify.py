@@ -393,7 +393,7 @@ class Notices:
     def messages(self, txn: Txn) -> list[Message]:
         live, match, row = txn.live, txn.match, txn.row
         out: list[Message] = []
-        names = match.seat_names()
+        names = match.seat_labels()
         title = f"{live.rules.spec.title} “{row.name}”"
         link = _link(self.settings, row.id)
         before = live.deadline.state_id if live.deadline is not None else None
@@ -546,7 +546,7 @@ class Notifier:
             return []
         if live.rules.step_seconds(match.state) is not None:
             return []  # a short window: silence is an answer, not worth a message
-        names = match.seat_names()
+        names = match.seat_labels()
         title = f"{live.rules.spec.title} “{live.row.name}”"
         out = []
         for seat in sorted(match.turn().owing):

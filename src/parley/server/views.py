@@ -231,7 +231,7 @@ def game_out(live: LiveGame, now: float, user: UserRecord | None = None) -> Game
     seats: list[SeatOut] = []
     started = row.status is not GameStatus.LOBBY and bool(row.players)
     if started:
-        names = live.rules.seat_names(row.seats, row.options)
+        names = live.rules.seat_labels(row.seats, row.options)
         seats = [_seat_out(live, names, s) for s in range(row.seats)]
     you: YouOut | None = None
     member = live.member(user.id) if user is not None else None

@@ -216,6 +216,11 @@ class DiplomacyRules(Rules[DiplomacyState, OrderSet]):
         dip = standard_map(str(options.get("map", "standard")))
         return list(dip.powers[:seats])
 
+    def seat_labels(self, seats: int, options: Mapping[str, OptionValue]) -> list[str]:
+        """Powers as people read them ("France"); `seat_names`, the map and the notation
+        keep "FRANCE"."""
+        return [power_name(p) for p in self.seat_names(seats, options)]
+
     def clone(self, state: DiplomacyState) -> DiplomacyState:
         return DiplomacyState(
             state.map,
