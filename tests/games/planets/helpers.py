@@ -83,11 +83,35 @@ def lay_out(match: Match[Any, Any], board: Mapping[str, Any]) -> Match[Any, Any]
     for key in ("target", "round", "rounds"):
         if key in board:
             setattr(state, key, board[key])
+    lay_out_round(state, board)
     if "turn" in board:
         state.current = seat(board["turn"])
     state.rng = Rng(board.get("seed", 1))
     position = RULES.write_position(state)
     return Match.from_position(RULES, position, chance=board.get("dice", []))
+
+
+def lay_out_round(state: PlanetsState, board: Mapping[str, Any]) -> None:
+    """The fuller round's board keys: `sheet` (colour: [tactic, fleet, strategy]), `cards`
+    (card name: colour), `used` (card names), `card_goods` (card name: n), `speaker`,
+    `custodians` (false: removed), `strategy_phase` (true: the picks begin, speaker first)."""
+    from parley.games.planets import strategy
+
+    for colour, (tactic, fleet, pool) in board.get("sheet", {}).items():
+        state.tactics[seat(colour)], state.fleet[seat(colour)] = tactic, fleet
+        state.strategy_pool[seat(colour)] = pool
+    for name, colour in board.get("cards", {}).items():
+        state.holders[strategy.BY_NAME[name].number - 1] = seat(colour)
+    for name in board.get("used", []):
+        state.used[strategy.BY_NAME[name].number - 1] = True
+    for name, n in board.get("card_goods", {}).items():
+        state.card_goods[strategy.BY_NAME[name].number - 1] = n
+    if "speaker" in board:
+        state.speaker = seat(board["speaker"])
+    if "custodians" in board:
+        state.custodians = bool(board["custodians"])
+    if board.get("strategy_phase"):
+        strategy.strategy_phase(state)
 
 
 def act(match: Match[Any, Any], line: str) -> None:

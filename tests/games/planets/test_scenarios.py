@@ -66,6 +66,15 @@ CHECKS = {
     "dice_left",
     "player_planets",
     "do",
+    # the fuller round (scenarios_round.toml)
+    "sheet",
+    "reinforcements",
+    "speaker",
+    "cards",
+    "card_goods",
+    "initiative",
+    "custodians",
+    "stage",
 }
 
 
@@ -170,6 +179,40 @@ def check(match: Match[Any, Any], step: dict[str, Any], where: str) -> None:
     if "dice_left" in step:
         script = match.script()
         assert script is not None and script.left == step["dice_left"], where
+    check_round(view, step, where)
+
+
+def check_round(view: dict[str, Any], step: dict[str, Any], where: str) -> None:
+    """The fuller round's checks: command sheets ([tactic, fleet, strategy]), reinforcements,
+    speaker, card holders ("none" for a card nobody holds), trade goods on cards, initiative
+    order, custodians ("on" or who removed them), the stage."""
+    sheets = {COLOURS[s["seat"]]: s for s in view.get("command_sheets", [])}
+    for colour, pools in step.get("sheet", {}).items():
+        got = [sheets[colour][k] for k in ("tactic", "fleet", "strategy")]
+        assert got == pools, f"{where}: {colour}'s sheet is {got}, not {pools}"
+    for colour, n in step.get("reinforcements", {}).items():
+        got = sheets[colour]["reinforcements"]
+        assert got == n, f"{where}: {colour} has {got} tokens in reinforcements, not {n}"
+    if "speaker" in step:
+        assert COLOURS[view["speaker"]] == step["speaker"], f"{where}: speaker {view['speaker']}"
+    cards = {c["name"]: c for c in view.get("strategy_cards", [])}
+    for name, colour in step.get("cards", {}).items():
+        holder = cards[name]["holder"]
+        got = "none" if holder is None else COLOURS[holder]
+        assert got == colour, f"{where}: {name} is held by {got}, not {colour}"
+    for name, n in step.get("card_goods", {}).items():
+        got = cards[name]["trade_goods"]
+        assert got == n, f"{where}: {name} carries {got} trade goods, not {n}"
+    if "initiative" in step:
+        got = [COLOURS[s] for s in view["initiative"]]
+        assert got == step["initiative"], f"{where}: initiative {got}"
+    if "custodians" in step:
+        custodians = view["custodians"]
+        by = custodians["removed_by"]
+        got = "on" if custodians["on"] else (COLOURS[by] if by is not None else "off")
+        assert got == step["custodians"], f"{where}: custodians {got}"
+    if "stage" in step:
+        assert view["stage"] == step["stage"], f"{where}: stage {view['stage']}"
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s["rule"] for s in SCENARIOS])

@@ -212,6 +212,9 @@ class PlanetsRules(Rules[PlanetsState, Action]):
                 "hits",
                 f"assign {engine.hits_text(hit.count)} to your units at {hit.where}",
             )
+        elif state.trims:
+            kind = "supply"
+            prompt = f"remove ships over your fleet supply at {state.trims[0][1]}"
         else:
             kind = state.stage.value
             prompt = view.STEP_NAMES[state.stage]
