@@ -12,7 +12,11 @@ it and keeps its home defended.
 * Hits: sustains damage first, then loses the cheapest unit. Bombardment: the planet with
   the most defenders. Commit: enough troops to outnumber each planet's defenders, most
   valuable planet first. Production: carriers while it has few, then infantry, then
-  warships, paying with the planets richest in resources.
+  (full rules) fighters up to six, a war sun when it can pay, then warships, paying with the
+  planets richest in resources.
+* Full rules: boards the cargo the plan needs without stranding what stays behind; its
+  space cannon fires at the strongest fleet; it retreats (never from home) when its
+  expected hits are below half of the enemy's, to the system where it holds most.
 
 It reads only public information (the decks' order is never looked at).
 """
@@ -37,6 +41,7 @@ from parley.games.planets import (
     SpendGood,
     Stage,
 )
+from parley.games.planets.actions import Aim, Retreat, Stay
 from parley.games.planets.cards import OBJECTIVES, Goal
 from parley.games.planets.engine import (
     distances,
@@ -47,14 +52,26 @@ from parley.games.planets.engine import (
     planet_influence,
     planet_resources,
 )
+from parley.games.planets.forces import docks_in
 from parley.games.planets.galaxy import SystemKind
-from parley.games.planets.units import GROUND, SHIPS, UNITS
+from parley.games.planets.units import DOCK_FIGHTERS, GROUND, SHIPS, UNITS
 from parley.kernel import Rules
 
 from ..draws import heuristic_accepts
 from ..protocol import Decision
 
-LOSS_ORDER = ("infantry", "destroyer", "cruiser", "mech", "carrier", "dreadnought")
+LOSS_ORDER = (
+    "fighter",
+    "infantry",
+    "destroyer",
+    "cruiser",
+    "mech",
+    "carrier",
+    "dreadnought",
+    "flagship",
+    "warsun",
+)
+RETREAT_ODDS = 0.5  # full rules: retreat when our expected hits are below half of theirs
 
 
 def _power(state: PlanetsState, area: Any, seat: int, kinds: tuple[str, ...]) -> float:
@@ -119,6 +136,10 @@ class PlanetsHeuristic:
             return self._explore(legal)
         if stage is Stage.PRODUCE:
             return self._produce(state, me, legal)
+        if stage is Stage.OFFENSE:
+            return self._aim(state, legal)
+        if stage is Stage.RETREAT:
+            return self._retreat(state, me, legal)
         return legal[0]
 
     # --- activation ----------------------------------------------------------------------
@@ -220,12 +241,17 @@ class PlanetsHeuristic:
                 continue
             counts = dict(action.units)
             load = sum(counts.get(k, 0) for k in GROUND)
+            load += sum(n for _, k, n in action.cargo if k in GROUND)
+            fighters = sum(n for _, k, n in action.cargo if k == "fighter")
             ships = {k: n for k, n in counts.items() if k in SHIPS}
             value = 0.0
             if have < wanted_troops:
                 value += 2.0 * min(load, wanted_troops - have)
             if fight:
                 value += sum(n * (11 - UNITS[k].combat) / 10 for k, n in ships.items())
+                value += 0.2 * fighters
+            if not state.compact:
+                value -= 0.6 * _stranded(state, me, action)
             if action.source == home:
                 value -= 0.5  # leave the home fleet where it is unless it is worth it
             if value <= 0:
@@ -246,6 +272,36 @@ class PlanetsHeuristic:
             defenders = sum(area.count(s, k) for s in area.seats() if s != me for k in GROUND)
             total += defenders + 1 + sum(area.count(s, "pds") for s in area.seats() if s != me)
         return total
+
+    @staticmethod
+    def _aim(state: PlanetsState, legal: Sequence[Any]) -> Any:
+        """Space cannon offense: at the strongest fleet there."""
+        assert state.active is not None
+        space = state.space[state.active]
+        aims = [a for a in legal if isinstance(a, Aim)]
+        if not aims:
+            return legal[0]
+        return max(aims, key=lambda a: (_power(state, space, a.seat, SHIPS), -a.seat))
+
+    @staticmethod
+    def _retreat(state: PlanetsState, me: int, legal: Sequence[Any]) -> Any:
+        """Retreat when badly outgunned (never from home), to the system holding most of ours."""
+        assert state.active is not None
+        space = state.space[state.active]
+        enemy = fleet_owner(space, me)
+        retreats = [a for a in legal if isinstance(a, Retreat)]
+        if not retreats or enemy is None or state.active == state.homes[me]:
+            return Stay()
+        ours, theirs = _power(state, space, me, SHIPS), _power(state, space, enemy, SHIPS)
+        if ours >= RETREAT_ODDS * theirs:
+            return Stay()
+
+        def held(action: Retreat) -> tuple[int, str]:
+            system = state.galaxy.systems[action.system]
+            mine = sum(state.planets[p].controller == me for p in system.planets)
+            return (mine + len(state.space[action.system].units.get(me, {})), action.system)
+
+        return max(retreats, key=held)
 
     @staticmethod
     def _hit(options: Sequence[Assign]) -> Assign:
@@ -305,6 +361,11 @@ class PlanetsHeuristic:
             wishes.append(("carrier", 1))
         if infantry < 10:
             wishes.append(("infantry", 2))
+        if not state.compact:
+            fighters = sum(state.space[s].count(me, "fighter") for s in state.space)
+            if fighters < 6:
+                wishes.append(("fighter", 2))
+            wishes.append(("warsun", 1))
         wishes += [("cruiser", 1), ("dreadnought", 1), ("destroyer", 1), ("mech", 1)]
         for kind, n in wishes:
             for action in produce:
@@ -324,6 +385,19 @@ class PlanetsHeuristic:
     def _production_left(state: PlanetsState, me: int) -> int:
         limit = sum(planet_resources(state, p) + 2 for p in docks_here(state, me))
         return limit - state.produced
+
+
+def _stranded(state: PlanetsState, me: int, move: Move) -> int:
+    """Full rules: the fighters and ground forces a move would leave behind in its start
+    system's space area without capacity (they would be removed)."""
+    area = state.space[move.source]
+    taken = dict(move.units)
+    room = sum((area.count(me, k) - taken.get(k, 0)) * UNITS[k].capacity for k in SHIPS)
+    shelter = DOCK_FIGHTERS * docks_in(state, me, move.source)
+    aboard = {k: n for p, k, n in move.cargo if p == move.source}
+    fighters = area.count(me, "fighter") - aboard.get("fighter", 0)
+    ground = sum(area.count(me, k) - aboard.get(k, 0) for k in GROUND)
+    return max(0, max(0, fighters - shelter) + ground - room)
 
 
 def make(rules: Rules[Any, Any]) -> PlanetsHeuristic:
