@@ -10,14 +10,17 @@ from parley.games.planets import RULES
 from parley.kernel import Match, Rng
 from parley.kernel.conformance import play_random
 
-PLY_BOUND = 600  # random games at the default options, 3 to 6 players (docs/planets.md)
+# Random games at the default options, 3 to 6 players, by rules (docs/planets.md).
+BOUNDS = {"full": 1000, "compact": 600}
+PLY_BOUND = BOUNDS["full"]
 
 
+@pytest.mark.parametrize("rules", sorted(BOUNDS))
 @pytest.mark.parametrize("seats", [3, 4, 6])
-def test_random_games_end_by_the_round_limit_within_the_bound(seats: int) -> None:
+def test_random_games_end_by_the_round_limit_within_the_bound(seats: int, rules: str) -> None:
     for seed in range(8):
-        match: Match[Any, Any] = Match(RULES, seats, seed=seed)
-        plies = play_random(match, Rng(seed + 77), PLY_BOUND)
+        match: Match[Any, Any] = Match(RULES, seats, {"rules": rules}, seed=seed)
+        plies = play_random(match, Rng(seed + 77), BOUNDS[rules])
         outcome = match.outcome()
         assert outcome is not None, f"{seats} seats seed {seed}: not over after {plies} plies"
         assert match.state.round <= match.state.rounds
