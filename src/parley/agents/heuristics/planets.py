@@ -49,12 +49,13 @@ from parley.games.planets.engine import (
     fleet_owner,
     ground_available,
     home_planets,
+    move_problem,
     planet_influence,
     planet_resources,
 )
-from parley.games.planets.forces import docks_in
+from parley.games.planets.forces import boarding_places, docks_in, on_board
 from parley.games.planets.galaxy import SystemKind
-from parley.games.planets.units import DOCK_FIGHTERS, GROUND, SHIPS, UNITS
+from parley.games.planets.units import DOCK_FIGHTERS, GROUND, ORDER, SHIPS, UNITS
 from parley.kernel import Rules
 
 from ..draws import heuristic_accepts
@@ -259,6 +260,8 @@ class PlanetsHeuristic:
             key = (value, self.rules.format(action))
             if best is None or key > best:
                 best, choice = key, action
+        if isinstance(choice, Move) and not state.compact:
+            return _fill(state, me, choice, max(0, wanted_troops - have), fight)
         return choice
 
     def _troops_wanted(self, state: PlanetsState, me: int) -> int:
@@ -385,6 +388,55 @@ class PlanetsHeuristic:
     def _production_left(state: PlanetsState, me: int) -> int:
         limit = sum(planet_resources(state, p) + 2 for p in docks_here(state, me))
         return limit - state.produced
+
+
+def _fill(state: PlanetsState, me: int, move: Move, troops: int, fight: bool) -> Move:
+    """Full rules: the chosen ships' cargo, boarded wherever they may take it: the troops
+    the plan needs, then what would be stranded at the start, then (for a fight) fighters.
+    The move as chosen when the fuller one is not legal as a whole."""
+    ships = dict(move.units)
+    room = sum(UNITS[k].capacity * n for k, n in ships.items())
+    reach = min(UNITS[k].move for k in ships)
+    places = boarding_places(state, me, move.source, reach) if room else []
+    left = {p: dict(on_board(state, me, p)) for p in places}
+    cargo: dict[tuple[str, str], int] = {}
+
+    def take(place: str, kind: str, most: int) -> int:
+        nonlocal room
+        n = min(most, room, left.get(place, {}).get(kind, 0))
+        if n > 0:
+            cargo[place, kind] = cargo.get((place, kind), 0) + n
+            left[place][kind] -= n
+            room -= n
+        return max(n, 0)
+
+    for place in places:
+        for kind in GROUND:
+            troops -= take(place, kind, troops)
+    space_left = {k: n for k, n in left.get(move.source, {}).items()}
+    stay_room = sum(
+        (state.space[move.source].count(me, k) - ships.get(k, 0)) * UNITS[k].capacity for k in SHIPS
+    )
+    ground_left = sum(space_left.get(k, 0) for k in GROUND)
+    for kind in GROUND:
+        ground_left -= take(move.source, kind, max(0, ground_left - stay_room))
+    shelter = DOCK_FIGHTERS * docks_in(state, me, move.source)
+    spare = max(0, stay_room - ground_left)
+    take(move.source, "fighter", max(0, space_left.get("fighter", 0) - shelter - spare))
+    if fight:
+        for place in places:
+            take(place, "fighter", room)
+    if not cargo:
+        return move
+    fuller = Move(
+        move.source,
+        move.units,
+        move.dest,
+        tuple(
+            sorted(((p, k, n) for (p, k), n in cargo.items()), key=lambda c: (c[0], ORDER[c[1]]))
+        ),
+    )
+    return fuller if move_problem(state, me, fuller) is None else move
 
 
 def _stranded(state: PlanetsState, me: int, move: Move) -> int:

@@ -12,7 +12,7 @@ from .actions import Aim, Move, Produce, Retreat, Stay
 from .galaxy import SystemKind
 from .notation import cargo_text
 from .state import PlanetsState, Stage, who
-from .units import CARGO, DOCK_FIGHTERS, GROUND, ORDER, SHIPS, STRUCTURES, UNITS, cost_of
+from .units import CARGO, DOCK_FIGHTERS, GROUND, SHIPS, STRUCTURES, UNITS, cost_of
 
 TRIM_ORDER = ("fighter", "infantry", "mech")  # excess cargo goes cheapest first
 
@@ -102,8 +102,8 @@ def on_board(state: PlanetsState, seat: int, place: str) -> dict[str, int]:
 
 
 def moves(state: PlanetsState, seat: int) -> Iterator[Move]:
-    """One ship type per move, with every load taken aboard at one place (combined loads
-    from several places are accepted when legal as a whole)."""
+    """One ship type per move, bare or with one cargo type taken aboard at one place; a move
+    loading several types or at several places is accepted when legal as a whole."""
     active = state.active
     assert active is not None
     dist = engine.distances(state, seat, active)
@@ -122,25 +122,9 @@ def moves(state: PlanetsState, seat: int) -> Iterator[Move]:
                 yield Move(sid, units, active)
                 room = stats.capacity * n
                 for place, offer in offers:
-                    for load in _loads(offer, room):
-                        yield Move(sid, units, active, tuple((place, k, c) for k, c in load))
-
-
-def _loads(offer: dict[str, int], room: int) -> Iterator[tuple[tuple[str, int], ...]]:
-    """Every non-empty load of at most `room` units from what a place offers."""
-    kinds = sorted(offer, key=ORDER.__getitem__)
-
-    def build(i: int, left: int) -> Iterator[tuple[tuple[str, int], ...]]:
-        if i == len(kinds):
-            yield ()
-            return
-        for c in range(min(left, offer[kinds[i]]) + 1):
-            for rest in build(i + 1, left - c):
-                yield ((kinds[i], c), *rest) if c else rest
-
-    for load in build(0, room):
-        if load:
-            yield load
+                    for cargo, there in offer.items():
+                        for c in range(1, min(room, there) + 1):
+                            yield Move(sid, units, active, ((place, cargo, c),))
 
 
 def move_problem(state: PlanetsState, seat: int, move: Move, dist: dict[str, int]) -> str | None:
