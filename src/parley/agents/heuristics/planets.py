@@ -60,6 +60,7 @@ from parley.kernel import Rules
 
 from ..draws import heuristic_accepts
 from ..protocol import Decision
+from . import planets_round
 
 LOSS_ORDER = (
     "fighter",
@@ -124,6 +125,8 @@ class PlanetsHeuristic:
             return decision.rules.default_action(state, me)
         if state.hits:
             return self._hit([a for a in legal if isinstance(a, Assign)])
+        if planets_round.handles(state):
+            return planets_round.choose(state, me, legal)
         stage = state.stage
         if stage is Stage.ACTION:
             return self._activate(state, me, legal)
@@ -147,12 +150,16 @@ class PlanetsHeuristic:
 
     def _activate(self, state: PlanetsState, me: int, legal: Sequence[Any]) -> Any:
         best: tuple[float, str] = (0.9, "")
-        choice: Any = next(a for a in legal if isinstance(a, Pass))
+        choice: Any = next((a for a in legal if isinstance(a, Pass)), None)
         for action in legal:
             if isinstance(action, Activate):
                 score = self._system_score(state, me, action.system)
                 if (score, action.system) > best:
                     best, choice = (score, action.system), action
+        if not state.compact:  # full rules: strategy cards first, and used before passing
+            strategic = planets_round.use_strategic(state, me, legal, best[0])
+            if strategic is not None or choice is None:
+                return strategic or legal[0]
         return choice
 
     def _system_score(self, state: PlanetsState, me: int, sid: str) -> float:
@@ -327,9 +334,13 @@ class PlanetsHeuristic:
 
     @staticmethod
     def _commit(state: PlanetsState, me: int, legal: Sequence[Any]) -> Any:
+        if not state.compact:
+            toll = planets_round.toll_choice(state, me, legal)
+            if toll is not None:
+                return toll
         commits = [a for a in legal if isinstance(a, Commit)]
         best: tuple[float, int, int, str] | None = None
-        choice: Any = Done()
+        choice: Any = Done() if Done() in legal or not commits else commits[0]
         for name in {c.planet for c in commits}:
             planet = state.planets[name]
             if planet.controller == me:
