@@ -61,3 +61,44 @@ def test_features_are_named_and_follow_the_board() -> None:
     home = match.state.homes[0]
     carriers = match.state.space[home].count(0, "carrier")
     assert np.isclose(features[at[f"system.{home}.0.carrier"]], carriers / 4)
+
+
+def _covers(match: Match[Any, Any], seat: int) -> None:
+    codec = codec_for(RULES, match.state.seats, match.options)
+    legal = match.legal_actions(seat)
+    keys = [action_key(match, a) for a in legal]
+    assert len(set(keys)) == len(keys), "two legal actions share a key"
+    assert codec.mask(codec.choices(match, seat)).sum() == len(legal)
+
+
+def test_full_rules_moves_with_cargo_are_in_the_table() -> None:
+    from .helpers import empty_match, lay_out
+
+    units = [
+        "0301 red carrier 4",
+        "0301 red warsun 2",
+        "0301 red fighter 6",
+        "0301 red infantry 2",
+        "Aurel red infantry 6",
+        "Aurel red mech 2",
+        "Aurel Minor red infantry 2",
+        "0302 red infantry 1",
+        "Mirren red infantry 2",
+    ]
+    board = {"units": units, "control": {"Aurel": "red", "Aurel Minor": "red", "Mirren": "red"}}
+    match = lay_out(empty_match(options={"rules": "full"}), board)
+    match.act(0, "activate 0202")  # war suns pass through 0302 or 0201 on the way
+    assert any("0302" in RULES.format(a) for a in match.legal_actions(0))
+    _covers(match, 0)
+
+
+@pytest.mark.parametrize("rules", ["full", "compact"])
+def test_every_legal_action_of_random_games_is_in_the_table(rules: str) -> None:
+    for seed in range(2):
+        match: Match[Any, Any] = Match(RULES, 3 + seed, {"rules": rules}, seed=seed)
+        rng = Rng(seed)
+        for _ in range(150):
+            if match.outcome() is not None:
+                break
+            _covers(match, match.turn().owed[0].seat)
+            random_step(match, rng)

@@ -24,6 +24,7 @@ from gymnasium import spaces
 from parley.games.planets import Galaxy, galaxy_for
 from parley.games.planets.actions import (
     Activate,
+    Aim,
     Assign,
     Bombard,
     Commit,
@@ -33,12 +34,15 @@ from parley.games.planets.actions import (
     Move,
     Pass,
     Produce,
+    Retreat,
     SpendGood,
+    Stay,
 )
 from parley.games.planets.cards import OBJECTIVES
 from parley.games.planets.galaxy import TRAITS
 from parley.games.planets.notation import format_action, units_text
-from parley.games.planets.units import GROUND, SHIPS, STRUCTURES, UNITS
+from parley.games.planets.state import COLOURS
+from parley.games.planets.units import CARGO, GROUND, SHIPS, STRUCTURES, UNITS
 from parley.kernel import JSON, Match, Rules
 
 from ..codecs import FlatCodec
@@ -55,8 +59,11 @@ STAGES = (
     "control",
     "explore",
     "produce",
+    "offense",
+    "retreat",
     "over",
 )
+COMPACT_SHIPS = tuple(k for k in SHIPS if not UNITS[k].full)
 MAX_PRODUCTION = 14  # the richest home planet with attachments, plus 2
 
 
@@ -87,7 +94,7 @@ def _moves() -> list[str]:
     inf_max, mech_max = UNITS["infantry"].limit, UNITS["mech"].limit
     for dq, dr in _offsets():
         where = _offset_text(dq, dr)
-        for kind in SHIPS:
+        for kind in COMPACT_SHIPS:
             for n in range(1, UNITS[kind].limit + 1):
                 room = UNITS[kind].capacity * n
                 for inf in range(min(room, inf_max) + 1):
@@ -99,13 +106,73 @@ def _moves() -> list[str]:
     return out
 
 
+def _full_moves() -> list[str]:
+    """Full-rules moves as listed: one ship type, bare or with one cargo type from one place
+    (the start system, a system passed through, or a planet of the active system)."""
+    out: list[str] = []
+    cargo_limit = {k: UNITS[k].limit for k in CARGO}
+    for dq, dr in _offsets():
+        where = _offset_text(dq, dr)
+        far = max(abs(dq), abs(dr), abs(dq + dr))
+        between = [
+            (q, r)
+            for q, r in _offsets()
+            if max(abs(q), abs(r), abs(q + r)) == 1
+            and max(abs(dq - q), abs(dr - r), abs(dq - q + dr - r)) == far - 1
+        ]
+        places = ["start.space", "start.p0", "start.p1", "active.p0", "active.p1"]
+        places += [f"{_offset_text(q, r)}.{part}" for q, r in between for part in _PARTS]
+        for kind in SHIPS:
+            stats = UNITS[kind]
+            if not stats.move or stats.move < far:
+                continue
+            for n in range(1, stats.limit + 1):
+                ships = f"move {n} {kind} from {where} full"
+                out.append(ships)
+                room = stats.capacity * n
+                for place in places:
+                    for cargo, most in cargo_limit.items():
+                        if cargo == "fighter" and not place.endswith(".space"):
+                            continue
+                        out += [
+                            f"{ships} with {c} {cargo} {place}"
+                            for c in range(1, min(room, most) + 1)
+                        ]
+    return out
+
+
+_PARTS = ("space", "p0", "p1")
+
+
+def _place_code(match: Match[Any, Any], move: Move, place: str) -> str:
+    """Where cargo boards, relative to the move: `start.space`, `active.p1`, `+1-1.p0`."""
+    galaxy = match.state.galaxy
+    if place in galaxy.systems:
+        sid, part = place, "space"
+    else:
+        sid = galaxy.planets[place].system
+        part = f"p{galaxy.systems[sid].planets.index(place)}"
+    if sid == move.source:
+        return f"start.{part}"
+    if sid == move.dest:
+        return f"active.{part}"
+    here, dest = galaxy.systems[sid], galaxy.systems[move.dest]
+    return f"{_offset_text(here.q - dest.q, here.r - dest.r)}.{part}"
+
+
 def action_key(match: Match[Any, Any], action: Any) -> str:
-    """Notation, except that a move names where it comes from relative to the active system."""
+    """Notation, except that a move names where it comes from relative to the active system
+    (and, under the full rules, where its cargo boards relative to the move)."""
     if isinstance(action, Move):
         galaxy = match.state.galaxy
         source, dest = galaxy.systems[action.source], galaxy.systems[action.dest]
         where = _offset_text(source.q - dest.q, source.r - dest.r)
-        return f"move {units_text(action.units)} from {where}"
+        if match.state.compact:
+            return f"move {units_text(action.units)} from {where}"
+        key = f"move {units_text(action.units)} from {where} full"
+        for place, kind, n in action.cargo:
+            key += f" with {n} {kind} {_place_code(match, action, place)}"
+        return key
     return format_action(action)
 
 
@@ -129,7 +196,9 @@ def action_table(galaxy: Galaxy) -> list[str]:
             for kind in SHIPS + GROUND:
                 for n in range(1, min(UNITS[kind].limit, MAX_PRODUCTION) + 1):
                     actions.append(Produce(kind, n, name))
-    return [format_action(a) for a in actions] + _moves() + _round_table(galaxy)
+    actions += [Aim(s) for s in range(len(COLOURS))] + [Stay()]
+    actions += [Retreat(s) for s in galaxy.systems]
+    return [format_action(a) for a in actions] + _moves() + _full_moves() + _round_table(galaxy)
 
 
 def _round_table(galaxy: Galaxy) -> list[str]:
