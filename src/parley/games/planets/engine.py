@@ -367,14 +367,16 @@ def hit_options(state: PlanetsState) -> list[Assign]:
 
 
 def bombard_targets(state: PlanetsState, seat: int) -> list[str]:
-    """Planets of the active system with another player's ground forces and no shield."""
+    """Planets of the active system with another player's ground forces and no shield (a war
+    sun in the system takes the other players' PLANETARY SHIELD away, 65.3)."""
     assert state.active is not None
+    warsun = state.space[state.active].count(seat, "warsun") > 0
     out = []
     for name in state.galaxy.systems[state.active].planets:
         area = state.planets[name].area
         others = [s for s in area.seats() if s != seat and area.has(s, GROUND)]
         shielded = any(area.count(s, k) for s in others for k in STRUCTURES if UNITS[k].shield)
-        if others and not shielded:
+        if others and (not shielded or warsun):
             out.append(name)
     return out
 
