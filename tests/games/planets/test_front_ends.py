@@ -41,7 +41,20 @@ def test_a_human_plays_a_whole_game_in_the_terminal(tmp_path: Path) -> None:
     lines = ["banana", *ANSWERS * 80]
     result = CliRunner().invoke(
         app,
-        ["play", "planets", "--seat", "1", "--seed", "3", "-o", "rounds=2", "--save", str(record)],
+        [
+            "play",
+            "planets",
+            "--seat",
+            "1",
+            "--seed",
+            "3",
+            "-o",
+            "rounds=2",
+            "-o",
+            "rules=compact",
+            "--save",
+            str(record),
+        ],
         input="\n".join(lines) + "\n",
     )
     assert result.exit_code == 0, result.output
@@ -50,6 +63,48 @@ def test_a_human_plays_a_whole_game_in_the_terminal(tmp_path: Path) -> None:
     assert "Aurel: 4R/2I, red (readied)" in result.output
     assert "Game over" in result.output
     data = json.loads(record.read_text())
+    again = replay(games.find("planets"), data)
+    assert again.is_over and again.to_json() == data
+
+
+# The fuller round adds these: picks and strategic actions in an order that keeps Red away
+# from Command (so its sheet stays `<n> 3 2` and one of the token lines fits), declining
+# every secondary, and whatever each card's primary asks.
+CARD_ORDER = ("mandate", "commerce", "survey", "foundations", "accord", "dominion", "mobilisation")
+FULL_ANSWERS = [
+    *(f"pick {c}" for c in (*CARD_ORDER, "command")),
+    *(f"strategy {c}" for c in (*CARD_ORDER, "command")),
+    "decline",
+    "speaker red",
+    "speaker blue",
+    "seal 0301",
+    "place pds on Aurel",
+    "stay",
+    "fire at blue",
+    "fire at green",
+    *(f"tokens {n} 3 2" for n in range(12)),
+    *(f"remove {kind}" for kind in ("destroyer", "cruiser", "carrier", "dreadnought")),
+    *ANSWERS,
+]
+
+
+@pytest.mark.parametrize("seats", [3, 5])
+def test_a_human_plays_a_whole_full_rules_game_in_the_terminal(tmp_path: Path, seats: int) -> None:
+    record = tmp_path / "planets.json"
+    result = CliRunner().invoke(
+        app,
+        [
+            *("play", "planets", "--seat", "1", "--players", str(seats), "--seed", "3"),
+            *("-o", "rounds=2", "--save", str(record)),
+        ],
+        input="\n".join(FULL_ANSWERS * 60) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Strategy cards (number name: holder; primary / secondary):" in result.output
+    assert "Command sheets (tactic / fleet / strategy; reinforcements):" in result.output
+    assert "Game over" in result.output
+    data = json.loads(record.read_text())
+    assert data["options"]["rules"] == "full"
     again = replay(games.find("planets"), data)
     assert again.is_over and again.to_json() == data
 
@@ -87,7 +142,13 @@ def _call(
 def test_the_gateway_describes_the_galaxy_and_the_step(client: TestClient) -> None:
     host = client.post("/api/users", json={"username": "host"}).json()["token"]
     agent = client.post("/api/agents", json={"name": "strategist"}).json()["token"]
-    spec = {"game": "planets", "seats": 3, "host_role": "spectator", "seed": 5}
+    spec = {
+        "game": "planets",
+        "seats": 3,
+        "host_role": "spectator",
+        "seed": 5,
+        "options": {"rules": "compact"},
+    }
     gid = _call(client, "POST", "/api/games", host, 201, json=spec)["id"]
     _call(client, "POST", f"/api/games/{gid}/join", agent, json={"role": "player"})
     _call(client, "POST", f"/api/games/{gid}/bots", host, json={"bot": "random", "count": 2})
