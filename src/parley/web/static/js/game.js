@@ -508,7 +508,15 @@ export class GameView {
       this.attention.element(),
       this.history ? this.history.element() : null,
       this.undoEl,
-      h("div", { class: "game-layout" }, this.boardEl, h("aside", { class: "side" }, this.tabBar, this.tabBody)),
+      // Unseen headings under the page's h1, so the board's and the panels' own headings
+      // (h3) never skip a level for those who read the page by its headings.
+      h(
+        "div",
+        { class: "game-layout" },
+        h("h2", { class: "sr-only", id: "board-heading" }, "Board"),
+        this.boardEl,
+        h("aside", { class: "side" }, h("h2", { class: "sr-only" }, tabs.map((t) => t.label).join(", ")), this.tabBar, this.tabBody),
+      ),
       this.overEl,
     );
     this.renderer.mountBoard(this.boardEl);

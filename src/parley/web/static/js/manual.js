@@ -81,7 +81,7 @@ export class ManualView {
 
   async mount(app) {
     const all = await sections();
-    const toc = h("nav", { class: "manual-toc" }, h("h1", {}, "Manual"), h("ul", {}, all.map((sec) => h("li", {}, h("a", { href: `#/manual/${sec.key}` }, sec.title)))), h("p", {}, h("a", { href: "#/" }, "← Back to the lobby")));
+    const toc = h("nav", { class: "manual-toc", "aria-label": "Manual contents" }, h("h1", {}, "Manual"), h("ul", {}, all.map((sec) => h("li", {}, h("a", { href: `#/manual/${sec.key}` }, sec.title)))), h("p", {}, h("a", { href: "#/" }, "← Back to the lobby")));
     const body = h("article", { class: "manual-body", id: "manual" });
     fill(body, all.map((sec) => h("section", { id: `manual-${sec.key}` }, h("h2", {}, sec.title), sec.body())));
     app.append(h("div", { class: "manual" }, toc, body));
