@@ -525,6 +525,9 @@ def _reason(state: PlanetsState, action: Action, problem: str) -> str:
     tag = forces.reason(problem)
     if tag is not None:
         return tag
+    tag = strategy.reason(problem)
+    if tag is not None:
+        return tag
     if problem.startswith("not now") or problem.startswith("no hits wait"):
         return "wrong_phase"
     if problem.startswith("ships move only in"):

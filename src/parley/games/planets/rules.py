@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from parley.kernel import (
     JSON,
@@ -120,7 +120,7 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         max_plies=20_000,
     )
     # Records and stored games from before the fuller round were played by the compact rules.
-    legacy_options = {"rules": "compact"}
+    legacy_options: ClassVar[Mapping[str, OptionValue]] = {"rules": "compact"}
 
     # --- set-up ------------------------------------------------------------------------
 

@@ -1047,3 +1047,33 @@ GROUPS: dict[type, tuple[str, str]] = {
 def group(action: Action) -> tuple[str, str] | None:
     """The options-tree group of a round action (None for the other actions)."""
     return GROUPS.get(type(action))
+
+
+REASONS = (
+    ("the compact rules have no", "wrong_phase"),
+    ("may not pass before", "forbidden"),
+    ("is taken by", "bad_target"),
+    ("you do not hold", "not_held"),
+    ("is used already", "no_actions_left"),
+    ("no strategy token to follow", "not_enough_money"),
+    ("tokens to place in your pools", "bad_target"),
+    ("the pools keep at least", "bad_target"),
+    ("the toll is", "not_enough_money"),
+    ("custodians still hold", "forbidden"),
+    ("commit at least one ground force there", "forbidden"),
+    ("cannot name the central system", "bad_target"),
+    ("you control no planet in", "not_held"),
+    ("is the speaker already", "bad_target"),
+    ("a planet holds at most", "no_room"),
+    ("over the fleet supply at", "bad_target"),
+    ("you do not meet", "forbidden"),
+    ("you scored", "forbidden"),
+    ("does not follow their own card", "bad_target"),
+)
+
+
+def reason(problem: str) -> str | None:
+    """The reason tag of a refusal worded here, or None for the engine's own."""
+    if problem.startswith("not now") or problem.startswith("not yet"):
+        return "wrong_phase"
+    return next((tag for words, tag in REASONS if words in problem), None)
