@@ -179,7 +179,7 @@ def test_a_game_of_illuminati_at_the_table(people: People, screenshots: Path) ->
     for page in everyone:
         need_on(page, 7)
         expect(page.locator('#il-answers [data-seat="2"]')).to_contain_text(
-            "interfered against with 2 MB"
+            "interfered against the attack with 2 MB"
         )
     settle(spectator)
     spectator.evaluate("window.scrollTo(0, 0)")

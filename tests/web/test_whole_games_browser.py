@@ -360,6 +360,22 @@ def play(table: Table, max_steps: int) -> None:
     pytest.fail(f"{table.game} did not end within {max_steps} steps ({table.actions} actions)")
 
 
+def end_words(game: str, page: Page) -> None:
+    """After the end, the page says the game is over and names no round or phase beyond it."""
+    reason = page.locator("#game-over-reason")
+    expect(reason).to_have_text(re.compile(r"^[A-Z].*\.$"))  # a sentence, as it stands alone
+    expect(page.locator("#phase")).to_contain_text(re.compile(r"game over", re.IGNORECASE))
+    if game == "illuminati":
+        facts = page.locator(".il-facts").inner_text()
+        late = re.search(r"Round (\d+) of (\d+)", facts)
+        assert not late or int(late[1]) <= int(late[2]), f"after the end: {facts}"
+    if game == "diplomacy":
+        expect(page.locator("#phase")).to_have_text("Game over")  # not the phase after it
+        if page.locator("#tab-orders").count():
+            head = page.locator(".orders-head").text_content() or ""
+            assert head.endswith("game over"), f"the orders tab after the end: {head}"
+
+
 def create_from_form(page: Page, game: str, seats: int, options: dict[str, str]) -> str:
     """The host's game, made with the lobby's create form; returns its id."""
     page.select_option("#create-type", game)
@@ -421,6 +437,8 @@ def whole_game(
     # The same end for everyone: the result, its reason and the ranks.
     for page in table.pages:
         expect(page.locator(SHOWN_OVER)).to_be_visible()
+    for page in table.pages:
+        end_words(table.game, page)
     result = table.spectator.locator("#game-over .ranks li").all_inner_texts()
     assert len(result) == len(table.seats), f"the result ranks {result}"
     reason = table.spectator.locator("#game-over p").first.inner_text()
@@ -434,10 +452,10 @@ def whole_game(
 
 GAMES = {
     # game: (seats, options from the create form, step bound)
-    "campus": (4, {"round_limit": "2"}, 300),
+    "campus": (4, {"round_limit": "4"}, 300),
     "sucker": (4, {"chips": "3"}, 400),
-    "illuminati": (3, {"rounds": "1", "start_window": "0"}, 400),
-    "planets": (3, {"rules": "compact", "rounds": "1", "tactics": "1"}, 300),
+    "illuminati": (3, {"rounds": "2", "start_window": "0"}, 500),
+    "planets": (3, {"rules": "compact", "rounds": "2", "tactics": "2", "target": "3"}, 400),
     "diplomacy": (7, {"year_limit": "1901"}, 60),
 }
 

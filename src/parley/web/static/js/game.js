@@ -865,7 +865,10 @@ export class GameView {
       const mine = this.mySeat();
       let title = outcome.draw ? "The game ends in a draw" : `${names(outcome.winners)} wins`;
       if (mine !== null && !outcome.draw) title = outcome.winners.includes(mine) ? "Victory! You won the game" : `Game over: ${names(outcome.winners)} won`;
-      body.push(h("h2", {}, title), h("p", {}, outcome.reason));
+      // The rules word the reason as a clause ("the year limit 1901 was reached"); here it
+      // stands alone, so it reads as a sentence.
+      const reason = String(outcome.reason || "");
+      body.push(h("h2", {}, title), h("p", { id: "game-over-reason" }, reason && `${reason[0].toUpperCase()}${reason.slice(1)}${/[.!?]$/.test(reason) ? "" : "."}`));
       const order = outcome.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
       body.push(h("ol", { class: "ranks" }, order.map(({ rank, seat }) => h("li", { class: seat === mine ? "me" : "" }, `${rank}. ${this.seatLabel(seat)}`, outcome.draw && outcome.winners.includes(seat) ? " — shares the draw" : ""))));
     }

@@ -85,7 +85,14 @@ export class DiplomacyBoard {
   headline() {
     const pos = this.position();
     const code = pos ? pos.phase : "";
-    return { title: phaseTitle(code) };
+    // A finished game's position is the phase that would come next (Spring 1902 after a
+    // year limit of 1901): naming it would read as if it were still to be played.
+    return { title: this.finished() ? "Game over" : phaseTitle(code) };
+  }
+
+  finished() {
+    const summary = this.ctx.summary;
+    return Boolean(summary && ["finished", "closed"].includes(summary.status));
   }
 
   mountBoard(el) {
@@ -1209,9 +1216,11 @@ export class DiplomacyBoard {
     if (!state) return;
     const view = this.obsView();
     const power = state.viewer.seat !== null ? state.observation.seats[state.viewer.seat] : null;
-    const head = h("div", { class: "orders-head" }, h("h3", {}, power ? `${titleCase(power)} — ${phaseTitle(view.position.phase)}` : phaseTitle(view.position.phase)));
+    const when = this.finished() ? "game over" : phaseTitle(view.position.phase);
+    const head = h("div", { class: "orders-head" }, h("h3", {}, power ? `${titleCase(power)} — ${when}` : when));
     if (!this.tree()) {
-      const note = power === null ? "Spectators see the orders once each phase is adjudicated (Results)." : this.waitingText() || "Nothing to order now.";
+      const over = this.finished() ? "The game is over: there is nothing more to order. The last orders are in Results." : null;
+      const note = over || (power === null ? "Spectators see the orders once each phase is adjudicated (Results)." : this.waitingText() || "Nothing to order now.");
       fill(el, head, h("p", { class: "muted" }, note), this.submittedText ? this.submittedList() : null);
       return;
     }

@@ -20,6 +20,19 @@ export const TERMS = {
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
+/**
+ * The chance of an attack that needs `need` or less on two dice, in words. A roll of 11 or
+ * 12 always fails (docs/illuminati.md), so a need of 33 is not a sure thing: the player is
+ * told so, with the count of the 36 throws that win.
+ */
+export function needWords(need) {
+  let wins = 0;
+  for (let sum = 2; sum <= Math.min(need, 10); sum += 1) wins += 6 - Math.abs(sum - 7);
+  if (wins === 0) return "cannot succeed";
+  const odds = `${wins} in 36`;
+  return need >= 10 ? `${odds}: only 11 or 12 fails` : `${odds}; 11 or 12 always fails`;
+}
+
 /** The actions taken since the current attack was announced, by seat (from the public log of
  * actions), for a server that does not list the attack's answers itself. */
 export function answersSince(entries) {
@@ -51,7 +64,7 @@ function answerWords(list) {
     .map((t) => {
       if (t === "pass") return "passed";
       const m = t.match(/^interfere (\d+)( against)?$/);
-      if (m) return `interfered ${m[2] ? "against" : "for"} with ${m[1]} MB`;
+      if (m) return `interfered ${m[2] ? "against" : "for"} the attack with ${m[1]} MB`;
       if (t.startsWith("play ")) return `played ${t.slice(5)}`;
       if (t.startsWith("spend ")) return `spent ${t.slice(6)} MB`;
       if (t.startsWith("privilege")) return "made it privileged";
@@ -92,6 +105,7 @@ export function drawAttack(a, view, ctx, countdown) {
       "div",
       { class: "il-need", id: "il-need", dataset: { need: a.need } },
       a.roll === null || a.roll === undefined ? `Needs ${a.need} or less on two dice` : `Needed ${a.need} or less`,
+      a.roll === null || a.roll === undefined ? h("span", { class: "il-chance", id: "il-chance" }, ` (${needWords(a.need)})`) : null,
     ),
     terms.length ? h("ul", { class: "il-terms" }, terms.map(([k, v]) => h("li", { dataset: { term: k } }, `${TERMS[k] || k.replace(/_/g, " ")} ${signed(v)}`))) : null,
     a.aids.length ? h("div", { class: "small" }, `Aided by ${a.aids.join(", ")}`) : null,
@@ -130,7 +144,11 @@ export function lastResult(view, memo) {
   const after = dice ? lines.slice(lines.indexOf(dice) + 1, lines.indexOf(outcome)).filter((l) => / plays /.test(l)) : [];
   let why = "";
   if (sameAttack && memo.roll_changed_by && memo.roll !== null) why = `${memo.roll_changed_by} turned the roll to ${memo.roll}`;
-  else if (m) why = `Rolled ${m[3]}, ${m[4]} or less was needed${after.length ? `; then ${after.join("; ")}` : ""}`;
+  else if (m) {
+    // A high need lost to an 11 or 12 says why, or the result would read as a contradiction.
+    const high = Number(m[3]) >= 11 && Number(m[3]) <= Number(m[4]) ? " (11 or 12 always fails)" : "";
+    why = `Rolled ${m[3]}, ${m[4]} or less was needed${high}${after.length ? `; then ${after.join("; ")}` : ""}`;
+  }
   const result = outcome.startsWith("the attack") ? outcome.replace(/^the attack on .+ fails$/, "the attack fails") : outcome;
   return { head: lines[0], text: why ? `${why}: ${result}` : `${result[0].toUpperCase()}${result.slice(1)}` };
 }

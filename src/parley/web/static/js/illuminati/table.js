@@ -431,7 +431,9 @@ export class IlluminatiTable {
       h(
         "div",
         { class: "il-facts small muted" },
-        `Round ${v.round}${v.round_limit ? ` of ${v.round_limit}` : ""} · ${v.groups_needed} groups win · deck `,
+        // Past the last round the counter has moved on; "Round 2 of 1" would read as a fault.
+        v.round_limit && v.round > v.round_limit ? `All ${v.round_limit} round${v.round_limit === 1 ? "" : "s"} played` : `Round ${v.round}${v.round_limit ? ` of ${v.round_limit}` : ""}`,
+        ` · ${v.groups_needed} groups win · deck `,
         h("span", { id: "il-deck" }, String(v.deck)),
         ` cards · dead pile ${v.dead.length}`,
       ),

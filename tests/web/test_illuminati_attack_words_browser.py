@@ -1,0 +1,97 @@
+"""Illuminati's attack box in words a player can act on, as seen in a whole game played
+through the page: a need above 10 still loses to 11 or 12, so the box gives the chance out of
+36 throws and says so; an interference says which side it took; a lost roll under a high need
+says why. The box is drawn from crafted data by the client's own module."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from tests.web.conftest import People
+from tests.web.pages import mount_harness
+
+pytestmark = pytest.mark.browser
+
+HARNESS = """<!doctype html>
+<html><head><meta charset="utf-8"><link rel="stylesheet" href="/static/css/parley.css"></head>
+<body><main id="app"><section id="board"></section></main>
+<script type="module">
+import { drawAttack, lastResult } from "/static/js/illuminati/attack.js";
+window.harness = {
+  acts: [],
+  mount(data) {
+    const ctx = { mySeat: () => data.me, entries: [] };
+    const box = document.getElementById("board");
+    box.append(drawAttack(data.attack, data.view, ctx, null));
+    const last = lastResult({ log: data.log }, null);
+    const p = document.createElement("p");
+    p.id = "last-result";
+    p.textContent = last ? last.text : "";
+    box.append(p);
+  },
+};
+window.harnessReady = true;
+</script></body></html>"""
+
+
+def attack(need: int, answers: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "attacker_seat": 1,
+        "attacker": "Gnomes of Zurich",
+        "target": "Copy Shops",
+        "defender": None,
+        "kind": "control",
+        "need": need,
+        "roll": None,
+        "dice": None,
+        "terms": {"power": 7},
+        "aids": [],
+        "answers": answers,
+    }
+
+
+def view() -> dict[str, Any]:
+    players = [{"seat": s, "eliminated": False} for s in range(3)]
+    return {"phase": "react", "owed": {"seat": 2}, "players": players}
+
+
+LOG = [
+    "Player 2 attacks Copy Shops with Gnomes of Zurich to control",
+    "the dice show 5+6=11; 33 or less was needed",
+    "the attack on Copy Shops fails",
+]
+
+
+@pytest.mark.parametrize(
+    ("need", "words"),
+    [
+        (33, "(33 in 36: only 11 or 12 fails)"),
+        (10, "(33 in 36: only 11 or 12 fails)"),
+        (7, "(21 in 36; 11 or 12 always fails)"),
+        (2, "(1 in 36; 11 or 12 always fails)"),
+        (1, "(cannot succeed)"),
+        (-3, "(cannot succeed)"),
+    ],
+)
+def test_the_need_comes_with_its_chance(people: People, need: int, words: str) -> None:
+    page: Page = people.page()
+    answers = [{"seat": 0, "action": "interfere 1"}, {"seat": 2, "action": "interfere 4 against"}]
+    mount_harness(page, HARNESS, {"me": 2, "attack": attack(need, answers), "view": view()})
+    expect(page.locator("#il-need")).to_have_text(f"Needs {need} or less on two dice {words}")
+    answered = page.locator("#il-answers")
+    expect(answered.locator('[data-seat="0"]')).to_have_text(
+        "Player 1: interfered for the attack with 1 MB"
+    )
+    expect(answered.locator('[data-seat="2"]')).to_have_text(
+        "You: interfered against the attack with 4 MB; to answer now"
+    )
+
+
+def test_a_high_need_lost_to_eleven_says_why(people: People) -> None:
+    page: Page = people.page()
+    mount_harness(page, HARNESS, {"me": 0, "attack": attack(33, []), "view": view(), "log": LOG})
+    expect(page.locator("#last-result")).to_have_text(
+        "Rolled 11, 33 or less was needed (11 or 12 always fails): the attack fails"
+    )
