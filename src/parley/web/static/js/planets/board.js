@@ -8,6 +8,7 @@ import { leaves } from "../options.js";
 import { Zoom } from "../zoom.js";
 import { centre, corners, planetSpot, viewBox } from "./galaxy.js";
 import { lastCombatBox } from "./results.js";
+import { abilityButtons, produceForm, sheetLine, strategyPanel, tokensForm } from "./round.js";
 
 const COLOURS = {
   red: "#d8413a",
@@ -56,6 +57,8 @@ export class PlanetsBoard {
   constructor(ctx) {
     this.ctx = ctx;
     this.busy = false;
+    // What a player has set in the forms (token split, production choice) between frames.
+    this.forms = { redraw: () => this.drawControls() };
     addCss();
   }
 
@@ -93,6 +96,7 @@ export class PlanetsBoard {
     this.explored = h("div", { class: "pc-explored", id: "pc-explored", "aria-live": "polite" });
     this.steps = h("div", { class: "pc-steps", id: "pc-steps" });
     this.combat = h("div", { class: "pc-combat" });
+    this.round = h("div", { class: "pc-round", id: "pc-round" });
     this.players = h("div", { class: "pc-players", id: "pc-players" });
     this.objectives = h("div", { class: "pc-objectives", id: "pc-objectives" });
     el.append(
@@ -101,6 +105,7 @@ export class PlanetsBoard {
         { class: "pc-table" },
         this.status,
         h("div", { class: "pc-main" }, h("div", { class: "pc-map-wrap" }, this.zoom.bar, this.map), h("div", { class: "pc-side" }, this.controls, this.combat, this.explored, this.steps)),
+        this.round,
         this.players,
         this.objectives,
       ),
@@ -116,6 +121,7 @@ export class PlanetsBoard {
     this.drawSteps();
     const fight = this.view().last_combat;
     fill(this.combat, fight ? lastCombatBox(fight, (s) => this.colourOf(s), (c) => COLOURS[c] || "#999") : null);
+    this.drawRound();
     this.drawPlayers();
     this.drawObjectives();
   }
@@ -177,10 +183,15 @@ export class PlanetsBoard {
         : `${who(v.to_act)} to act: ${v.step}`;
       if (v.active) main += ` · active system ${v.active}`;
     }
+    // The full rules' announcements that bind what comes next: a retreat, ships over supply.
+    const notes = [];
+    if (v.retreat && !v.over) notes.push(`${who(v.retreat.seat)} announced a retreat to ${v.retreat.system}, carried out after this round's hits`);
+    for (const x of v.fleet_excess || []) notes.push(`${who(x.seat)} must remove ships over the fleet supply at ${x.system}`);
     fill(
       this.status,
-      h("div", { class: ["pc-headline", v.to_act === me && !v.over && "my-turn"] }, !v.over ? h("span", { class: "swatch big", style: { background: COLOURS[this.colourOf(v.to_act)] } }) : null, main),
-      h("div", { class: "muted small" }, `Round ${v.round} of ${v.rounds} · ${v.target} points win · galaxy ${v.galaxy}`),
+      h("h2", { class: ["pc-headline", v.to_act === me && !v.over && "my-turn"] }, !v.over ? h("span", { class: "swatch big", style: { background: COLOURS[this.colourOf(v.to_act)] } }) : null, main),
+      notes.map((n) => h("div", { class: "pc-note-line small", dataset: { note: "announced" } }, n)),
+      h("div", { class: "muted small" }, `Round ${v.round} of ${v.rounds} · ${v.target} points win · galaxy ${v.galaxy}${v.rules === "full" ? " · full rules" : ""}`),
     );
   }
 
@@ -194,6 +205,9 @@ export class PlanetsBoard {
     );
     const fleets = this.fleets();
     if (this.fleetFrom && !fleets.has(this.fleetFrom)) this.fleetFrom = null;
+    // The custodians stand on the central system's planet until someone pays them off.
+    const central = v.systems.find((x) => x.kind === "central");
+    const custodians = v.custodians && v.custodians.on && central && central.planets ? central.planets[0] : null;
     const hexes = v.systems.map((sys) => {
       const { x, y } = centre(sys.q, sys.r);
       const action = activations.get(sys.id);
@@ -225,6 +239,9 @@ export class PlanetsBoard {
           fitted({ x: spot.x, y: spot.y + 25, class: "pc-planet-name" }, name.length > 10 ? `${name.slice(0, 9)}…` : name, room, "9px"),
           s("text", { x: spot.x, y: spot.y + 4, class: "pc-values" }, `${p.resources}/${p.influence}`),
         );
+        if (custodians === name) {
+          parts.push(s("g", { class: "pc-custodians", dataset: { custodians: name } }, s("title", {}, "Custodians: 6 influence removes them and gives 1 point"), s("rect", { x: spot.x - 26, y: spot.y - 30, width: 52, height: 11, rx: 3 }), s("text", { x: spot.x, y: spot.y - 21.5 }, "custodians")));
+        }
         if (p.control_token) {
           parts.push(s("rect", { x: spot.x + 8, y: spot.y - 16, width: 8, height: 8, class: "pc-control-token", fill: COLOURS[owner], dataset: { token: name } }));
         }
@@ -265,26 +282,46 @@ export class PlanetsBoard {
     const fleets = this.fleets();
     const groups = (tree.children || []).filter((g) => g.key !== "activate" && !fleets.has(g.key.slice(5)));
     const hint = (tree.children || []).some((g) => g.key === "activate") ? h("p", { class: "small" }, "Click a highlighted system on the map to activate it, or:") : null;
+    const act = (action) => this.act(action);
+    const buttons = (g) =>
+      h("div", { class: "pc-buttons" }, leaves(g).map((l) => h("button", { type: "button", class: ["option", (l.action === "pass" || l.action === "done") && "quiet"], dataset: { action: l.action }, onClick: () => this.act(l.action) }, this.leafWords(l.action))));
+    // Groups whose leaves are many, or whose card text matters, get forms of their own.
+    const body = (g) => {
+      if (g.key === "strategic" || g.key === "secondary") return h("div", { class: "pc-abilities" }, abilityButtons(v, leaves(g), act));
+      if (g.key === "tokens") return tokensForm(leaves(g), act, this.forms);
+      if (g.key === "produce") {
+        const info = h("p", { class: "small", id: "pc-production" }, `Gathered ${v.pool} resource${v.pool === 1 ? "" : "s"} · produced ${v.produced} of ${v.production}`);
+        return [info, produceForm(leaves(g), act, this.forms), h("details", { class: "pc-all-moves" }, h("summary", {}, `Every choice as notation (${leaves(g).length})`), buttons(g))];
+      }
+      return buttons(g);
+    };
     refill(
       this.controls,
       h("h3", {}, tree.label),
       hint,
       fleets.size ? this.fleetForm(fleets) : null,
-      groups.map((g) =>
-        h(
-          "div",
-          { class: "pc-group", dataset: { group: g.key } },
-          h("div", { class: "pc-group-label" }, g.label),
-          h("div", { class: "pc-buttons" }, leaves(g).map((l) => h("button", { type: "button", class: ["option", (l.action === "pass" || l.action === "done") && "quiet"], dataset: { action: l.action }, onClick: () => this.act(l.action) }, l.label))),
-        ),
-      ),
+      groups.map((g) => h("div", { class: "pc-group", dataset: { group: g.key } }, h("div", { class: "pc-group-label" }, g.label), body(g))),
     );
+  }
+
+  /** A leaf's notation in words where that reads better on a button ("stay" and the like). */
+  leafWords(action) {
+    if (action === "stay") return "Stay and fight";
+    const m = /^(retreat to|fire at|pick|remove|place (\S+) on) (.+)$/.exec(action);
+    if (!m) return action;
+    if (m[1] === "retreat to") return `Retreat to ${m[3]}`;
+    if (m[1] === "fire at") return `Fire at ${titleCase(m[3])}`;
+    if (m[1] === "pick") return `Pick ${titleCase(m[3])}`;
+    if (m[1] === "remove") return `Remove a ${m[3]}`;
+    return `${m[2] === "pds" ? "PDS" : "Space dock"} on ${m[3]}`;
   }
 
   /**
    * Moving a fleet: the system (on the map, or its button here), then the ship type and how
-   * many, then the infantry and mechs they carry; the button sends the offered move that has
-   * exactly those counts. Every move is also listed as notation, folded away.
+   * many, then what boards them: the compact game's leaves are keyed "SHIPS INFANTRY MECH",
+   * the full rules' "SHIPS INFANTRY MECH FIGHTERS PLACE" (PLACE: where the cargo boards, "-"
+   * for none). The button sends the one offered move with exactly the counts chosen. Every
+   * move is also listed as notation, folded away.
    */
   fleetForm(fleets) {
     const v = this.view();
@@ -294,44 +331,65 @@ export class PlanetsBoard {
       h("div", { class: "pc-sources", role: "group", "aria-label": "systems with ships that can move" },
         [...fleets.keys()].map((sid) => h("button", { type: "button", class: ["small", sid === from && "primary"], dataset: { source: sid }, "aria-pressed": String(sid === from), onClick: () => this.chooseFleet(sid) }, `From ${sid}`))),
     ];
-    if (from) {
-      const kinds = fleets.get(from).children;
-      const pick = this.fleet && this.fleet.from === from ? this.fleet : { from, kind: kinds[0].key, ships: 1, infantry: 0, mech: 0 };
-      const kindNode = kinds.find((k) => k.key === pick.kind) || kinds[0];
-      const counts = (leaf) => leaf.key.split(" ").map(Number);
-      const all = kindNode.children.map((leaf) => ({ leaf, c: counts(leaf) }));
-      const within = (list, i, value) => (list.some((x) => x.c[i] === value) ? value : Math.min(...list.map((x) => x.c[i])));
-      const ships = within(all, 0, pick.ships);
-      const withShips = all.filter((x) => x.c[0] === ships);
-      const infantry = within(withShips, 1, pick.infantry);
-      const withInf = withShips.filter((x) => x.c[1] === infantry);
-      const mech = within(withInf, 2, pick.mech);
-      const chosen = withInf.find((x) => x.c[2] === mech);
-      const set = (change) => {
-        this.fleet = { from, kind: kindNode.key, ships, infantry, mech, ...change };
-        this.drawControls();
-      };
-      const numbers = (list, i) => [...new Set(list.map((x) => x.c[i]))].sort((a, b) => a - b);
-      const select = (id, label, values, value, key) =>
-        h("label", { class: "pc-count", for: id }, label,
-          h("select", { id, onChange: (e) => set({ [key]: Number(e.target.value) }) }, values.map((n) => h("option", { value: n, selected: n === value }, String(n)))));
-      parts.push(
-        h("div", { class: "pc-fleet", id: "pc-fleet", dataset: { from } },
-          h("label", { class: "pc-count", for: "pc-fleet-kind" }, "Ships",
-            h("select", { id: "pc-fleet-kind", onChange: (e) => set({ kind: e.target.value, ships: 1, infantry: 0, mech: 0 }) }, kinds.map((k) => h("option", { value: k.key, selected: k === kindNode }, k.label)))),
-          select("pc-fleet-ships", "How many", numbers(all, 0), ships, "ships"),
-          numbers(withShips, 1).length > 1 ? select("pc-fleet-infantry", "Infantry aboard", numbers(withShips, 1), infantry, "infantry") : null,
-          numbers(withInf, 2).length > 1 ? select("pc-fleet-mech", "Mechs aboard", numbers(withInf, 2), mech, "mech") : null,
-          chosen ? h("button", { type: "button", class: "primary", id: "pc-fleet-go", dataset: { move: chosen.leaf.action }, onClick: () => this.act(chosen.leaf.action) }, `Move: ${chosen.leaf.label}`) : null,
-        ),
-      );
-    }
+    if (from) parts.push(this.fleetPicker(from, fleets.get(from).children));
     const every = [...fleets.values()].flatMap((g) => leaves(g));
     parts.push(
       h("details", { class: "pc-all-moves", id: "pc-all-moves" }, h("summary", {}, `Every move as notation (${every.length})`),
         h("div", { class: "pc-buttons" }, every.map((l) => h("button", { type: "button", class: "option", dataset: { action: l.action }, onClick: () => this.act(l.action) }, l.label)))),
     );
     return h("div", { class: "pc-group pc-fleets", dataset: { group: "fleets" } }, parts);
+  }
+
+  /** The counts of one source system's fleet, each list holding only what is offered. */
+  fleetPicker(from, kinds) {
+    const empty = { ships: 1, place: "-", infantry: 0, mech: 0, fighter: 0 };
+    const pick = this.fleet && this.fleet.from === from ? this.fleet : { from, kind: kinds[0].key, ...empty };
+    const kindNode = kinds.find((k) => k.key === pick.kind) || kinds[0];
+    // A leaf's key: counts of ships, infantry, mechs (and fighters), then the boarding place.
+    const all = kindNode.children.map((leaf) => {
+      const words = leaf.key.split(" ");
+      const full = words.length >= 5;
+      return { leaf, ships: Number(words[0]), infantry: Number(words[1]), mech: Number(words[2]), fighter: full ? Number(words[3]) : 0, place: full ? words.slice(4).join(" ") : "-" };
+    });
+    const full = kindNode.children.some((leaf) => leaf.key.split(" ").length >= 5);
+    const within = (list, key, value) => (list.some((x) => x[key] === value) ? value : list.map((x) => x[key]).sort((a, b) => (a < b ? -1 : 1))[0]);
+    const chosen = { from, kind: kindNode.key };
+    let list = all;
+    for (const key of ["ships", "place", "infantry", "mech", "fighter"]) {
+      chosen[key] = within(list, key, pick[key]);
+      list = list.filter((x) => x[key] === chosen[key]);
+    }
+    const move = list[0];
+    const set = (change) => {
+      this.fleet = { ...chosen, ...change };
+      this.drawControls();
+    };
+    const values = (rows, key) => [...new Set(rows.map((x) => x[key]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const select = (id, label, options, value, key, words = String) =>
+      h("label", { class: "pc-count", for: id }, label,
+        h("select", { id, onChange: (e) => set({ [key]: typeof value === "number" ? Number(e.target.value) : e.target.value }) }, options.map((n) => h("option", { value: n, selected: n === value }, words(n)))));
+    const withShips = all.filter((x) => x.ships === chosen.ships);
+    const atPlace = withShips.filter((x) => x.place === chosen.place);
+    const withInf = atPlace.filter((x) => x.infantry === chosen.infantry);
+    const withMech = withInf.filter((x) => x.mech === chosen.mech);
+    const placeWords = (p) => (p === "-" ? "nothing aboard" : /^\d{3,4}$/.test(p) ? `space of ${p}` : p);
+    const places = values(withShips, "place");
+    return h("div", { class: "pc-fleet", id: "pc-fleet", dataset: { from } },
+      h("label", { class: "pc-count", for: "pc-fleet-kind" }, "Ships",
+        h("select", { id: "pc-fleet-kind", onChange: (e) => set({ kind: e.target.value, ...empty }) }, kinds.map((k) => h("option", { value: k.key, selected: k === kindNode }, k.label)))),
+      select("pc-fleet-ships", "How many", values(all, "ships"), chosen.ships, "ships"),
+      full && places.length > 1 ? select("pc-fleet-place", "Cargo boards at", places, chosen.place, "place", placeWords) : null,
+      values(atPlace, "infantry").length > 1 ? select("pc-fleet-infantry", "Infantry aboard", values(atPlace, "infantry"), chosen.infantry, "infantry") : null,
+      values(withInf, "mech").length > 1 ? select("pc-fleet-mech", "Mechs aboard", values(withInf, "mech"), chosen.mech, "mech") : null,
+      values(withMech, "fighter").length > 1 ? select("pc-fleet-fighter", "Fighters aboard", values(withMech, "fighter"), chosen.fighter, "fighter") : null,
+      move ? h("button", { type: "button", class: "primary", id: "pc-fleet-go", dataset: { move: move.leaf.action }, onClick: () => this.act(move.leaf.action) }, `Move: ${move.leaf.label}`) : null,
+    );
+  }
+
+  /** The fuller round's strategy panel (nothing under the compact rules). */
+  drawRound() {
+    const v = this.view();
+    refill(this.round, v.rules === "full" ? strategyPanel(v, this.tree(), { act: (a) => this.act(a), colourOf: (seat) => this.colourOf(seat), paint: (c) => COLOURS[c] || "#999" }) : null);
   }
 
   drawExplored() {
@@ -356,7 +414,7 @@ export class PlanetsBoard {
 
   drawSteps() {
     const v = this.view();
-    const shown = (v.events || []).filter((e) => ["activate", "pass", "move", "space", "hit", "bombard", "commit", "cannon", "ground", "control", "destroyed", "explore", "produce", "score", "reveal", "round"].includes(e.kind)).slice(-10);
+    const shown = (v.events || []).slice(-12);
     fill(
       this.steps,
       h("h3", {}, "Lately"),
@@ -389,6 +447,7 @@ export class PlanetsBoard {
           h("div", { class: "pc-player-head" }, h("span", { class: "swatch", style: { background: COLOURS[p.colour] } }), h("strong", {}, titleCase(p.colour)), h("span", { class: "muted" }, seat && seat.player ? seat.player : ""), p.seat === v.you ? h("span", { class: "badge" }, "you") : null),
           h("div", { class: "small" }, `${p.points} point${p.points === 1 ? "" : "s"} · ${p.tactics} command token${p.tactics === 1 ? "" : "s"}${p.passed ? " · passed" : ""} · ${p.trade_goods} trade goods${p.fragments.length ? ` · fragments: ${p.fragments.join(", ")}` : ""}`),
           h("div", { class: "pc-totals", dataset: { resources: p.ready_resources, influence: p.ready_influence } }, `Spendable: ${p.ready_resources} resources · ${p.ready_influence} influence`),
+          v.rules === "full" ? sheetLine(v, p.seat) : null,
           h(
             "div",
             { class: "pc-cards" },
