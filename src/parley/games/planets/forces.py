@@ -212,12 +212,15 @@ def production_problem(state: PlanetsState, seat: int, action: Produce) -> str |
     assert active is not None
     space = state.space[active]
     if action.kind == "fighter":
-        room = engine.capacity_of(space, seat) + DOCK_FIGHTERS * docks_in(state, seat, active)
-        load = space.count(seat, "fighter") + sum(space.count(seat, k) for k in GROUND)
-        if load + action.count > room:
+        room = engine.capacity_of(space, seat)
+        shelter = DOCK_FIGHTERS * docks_in(state, seat, active)
+        fighters = space.count(seat, "fighter") + action.count
+        ground = sum(space.count(seat, k) for k in GROUND)
+        if fighters - min(fighters, shelter) + ground > room:
             return (
-                f"capacity at {active} is {room} for fighters and ground forces in space, "
-                f"{load} there already: no room for {action.count} more fighters"
+                f"capacity at {active} is {room} (and {shelter} fighters sheltered by docks) "
+                f"for the {fighters - action.count} fighters and {ground} ground forces in "
+                f"space: no room for {action.count} more fighters"
             )
     elif action.kind in SHIPS:
         supply = engine.fleet_supply(state, seat)
