@@ -138,3 +138,28 @@ def test_legal_move_lists_stay_bounded_with_loaded_fleets() -> None:
     for action in (rng.choice(legal) for _ in range(40)):  # each offered move is accepted
         other = RULES.clone(match.state)
         RULES.apply(other, 0, action)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_between_actions_no_cargo_is_beyond_capacity(seed: int) -> None:
+    """Whatever the bots do, a tactical action never ends with fighters or ground forces in
+    a space area beyond its ships' capacity (docks sheltering fighters)."""
+    from parley.agents.bots import decide, make_bot
+    from parley.games.planets.forces import excess
+    from parley.games.planets.state import Stage
+
+    match = Match(RULES, 3 + seed, {"rules": "full"}, seed=seed)
+    bots = [make_bot("heuristic" if s % 2 else "random", RULES) for s in range(3 + seed)]
+    rng = Rng(seed)
+    checked = 0
+    for _ in range(700):
+        if match.outcome() is not None:
+            break
+        seat = match.turn().owed[0].seat
+        if match.state.stage is Stage.ACTION:
+            for sid, area in match.state.space.items():
+                for s in area.seats():
+                    assert excess(match.state, sid, s) == 0, (sid, s, area.units[s])
+            checked += 1
+        match.act(seat, RULES.format(decide(bots[seat], match, seat, rng)))
+    assert checked > 20
