@@ -694,9 +694,7 @@ def _problem(state: PlanetsState, seat: int, action: Action) -> str | None:
     if isinstance(action, Retreat | Stay):
         if stage is not Stage.RETREAT:
             return wrong
-        if isinstance(action, Retreat) and action.system not in forces.retreat_systems(
-            state, seat
-        ):
+        if isinstance(action, Retreat) and action.system not in forces.retreat_systems(state, seat):
             return (
                 f"no retreat to {action.system}: it must be next to {state.active}, hold "
                 "your units or a planet you control, and no other player's ships"
