@@ -61,6 +61,7 @@ class Table:
     rng: random.Random
     errors: list[str] = field(default_factory=list)
     actions: int = 0
+    label: str = ""  # the screenshots' name, when it is not the game's
 
     @property
     def pages(self) -> list[Page]:
@@ -111,14 +112,15 @@ def shoot(table: Table, seat: Seat, moment: str) -> None:
     """The seat's page at 1366×900, and the same player on a phone, at this moment."""
     SCREENS.mkdir(parents=True, exist_ok=True)
     settle(seat.page)
-    seat.page.screenshot(path=str(SCREENS / f"{table.game}-1366x900-{moment}.png"))
+    name = table.label or table.game
+    seat.page.screenshot(path=str(SCREENS / f"{name}-1366x900-{moment}.png"))
     phone = table.watch(same_player_elsewhere(table.people, seat.page, 390, 844))
     expect(phone.locator(STATE_ID)).to_have_attribute("data-state-id", str(state_id(seat.page)))
     settle(phone)
     width = phone.evaluate("document.documentElement.scrollWidth")
-    phone.screenshot(path=str(SCREENS / f"{table.game}-390x844-{moment}.png"), full_page=True)
+    phone.screenshot(path=str(SCREENS / f"{name}-390x844-{moment}.png"), full_page=True)
     phone.context.close()
-    assert width <= 390, f"{table.game} at {moment}: the phone page is {width} px wide"
+    assert width <= 390, f"{name} at {moment}: the phone page is {width} px wide"
 
 
 # --- each game's player: one decision through the page ----------------------------------
@@ -401,7 +403,13 @@ def join_from_list(page: Page, game_id: str) -> None:
 
 
 def whole_game(
-    people: People, game: str, seats: int, options: dict[str, str], max_steps: int, seed: int
+    people: People,
+    game: str,
+    seats: int,
+    options: dict[str, str],
+    max_steps: int,
+    seed: int,
+    label: str = "",
 ) -> Table:
     crowd = [people.page() for _ in range(seats + 1)]
     frames: list[list[str]] = [[] for _ in crowd]
@@ -412,6 +420,7 @@ def whole_game(
         crowd[-1],
         frames[-1],
         random.Random(seed),
+        label=label,
     )
     for page, seen in zip(crowd, frames, strict=True):
         table.watch(page, seen)
@@ -451,17 +460,24 @@ def whole_game(
 
 
 GAMES = {
-    # game: (seats, options from the create form, step bound)
-    "campus": (4, {"round_limit": "4"}, 300),
-    "sucker": (4, {"chips": "3"}, 400),
-    "illuminati": (3, {"rounds": "2", "start_window": "0"}, 500),
-    "planets": (3, {"rules": "compact", "rounds": "2", "tactics": "2", "target": "3"}, 400),
-    "diplomacy": (7, {"year_limit": "1901"}, 60),
+    # case: (game, seats, options set in the create form, step bound)
+    "campus": ("campus", 4, {"round_limit": "4"}, 300),
+    "sucker": ("sucker", 4, {"chips": "3"}, 400),
+    "illuminati": ("illuminati", 3, {"rounds": "2", "start_window": "0"}, 500),
+    "planets": (
+        "planets",
+        3,
+        {"rules": "compact", "rounds": "2", "tactics": "2", "target": "3"},
+        400,
+    ),
+    "planets-full": ("planets", 3, {"rules": "full", "rounds": "2", "target": "3"}, 600),
+    # The year limit is the soonest end: a draw of the survivors once 1901 is played.
+    "diplomacy": ("diplomacy", 7, {"year_limit": "1901"}, 60),
 }
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_a_whole_game_through_the_page(people: People, game: str) -> None:
-    seats, options, steps = GAMES[game]
-    table = whole_game(people, game, seats, options, steps, seed=26)
+@pytest.mark.parametrize("case", list(GAMES))
+def test_a_whole_game_through_the_page(people: People, case: str) -> None:
+    game, seats, options, steps = GAMES[case]
+    table = whole_game(people, game, seats, options, steps, seed=26, label=case)
     assert table.actions > 0

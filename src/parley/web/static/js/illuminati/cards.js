@@ -71,15 +71,18 @@ export function specialCard(entry, opts = {}) {
   if (!entry.card) {
     return h("div", { class: ["il-special", "il-back", opts.class], title: "a special card, face down", "aria-label": "face-down special card" }, h("span", { class: "il-back-mark" }, "◈"));
   }
+  // A card just drawn is not face down yet: its holder is still choosing how to keep it.
+  const undecided = entry.decided === false;
+  const side = undecided ? "not placed yet: keep it face up or face down" : entry.face_up ? "face up" : "face down: only you see it";
   return h(
     "div",
     {
-      class: ["il-special", entry.face_up ? "il-up" : "il-down", opts.class],
+      class: ["il-special", entry.face_up ? "il-up" : "il-down", undecided && "il-undecided", opts.class],
       dataset: { special: entry.card },
-      title: [entry.card, entry.text || "", entry.face_up ? "face up" : "face down: only you see it"].filter(Boolean).join("\n"),
+      title: [entry.card, entry.text || "", side].filter(Boolean).join("\n"),
     },
     h("span", { class: "il-name" }, entry.card),
-    entry.face_up ? null : h("span", { class: "il-down-mark" }, "face down"),
+    entry.face_up ? null : h("span", { class: "il-down-mark" }, undecided ? "up or down?" : "face down"),
     opts.extra || null,
   );
 }

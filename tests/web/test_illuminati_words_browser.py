@@ -1,10 +1,12 @@
-"""Illuminati's attack box in words a player can act on, as seen in a whole game played
-through the page: a need above 10 still loses to 11 or 12, so the box gives the chance out of
+"""Illuminati's table in words a player can act on, as seen in whole games played through
+the page: a need above 10 still loses to 11 or 12, so the attack box gives the chance out of
 36 throws and says so; an interference says which side it took; a lost roll under a high need
-says why. The box is drawn from crafted data by the client's own module."""
+says why; a special card just drawn is not called face down while its holder is still asked
+how to keep it. Each part is drawn from crafted data by the client's own module."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -95,3 +97,34 @@ def test_a_high_need_lost_to_eleven_says_why(people: People) -> None:
     expect(page.locator("#last-result")).to_have_text(
         "Rolled 11, 33 or less was needed (11 or 12 always fails): the attack fails"
     )
+
+
+CARDS = """<!doctype html>
+<html><head><meta charset="utf-8"><link rel="stylesheet" href="/static/css/parley.css"></head>
+<body><main id="app"><section id="board"></section></main>
+<script type="module">
+import { specialCard } from "/static/js/illuminati/cards.js";
+window.harness = {
+  acts: [],
+  mount(data) {
+    const box = document.getElementById("board");
+    for (const entry of data.hand) box.append(specialCard(entry));
+  },
+};
+window.harnessReady = true;
+</script></body></html>"""
+
+
+def test_a_drawn_special_is_not_face_down_before_it_is_kept(people: People) -> None:
+    page: Page = people.page()
+    hand = [
+        {"card": "Bribery", "face_up": False, "decided": True},
+        {"card": "Whispering Campaign", "face_up": False, "decided": False},
+        {"card": "Deep Agent", "face_up": True, "decided": True},
+    ]
+    mount_harness(page, CARDS, {"hand": hand})
+    card = page.locator(".il-special")
+    expect(card.nth(0)).to_have_text("Briberyface down")
+    expect(card.nth(1)).to_have_text("Whispering Campaignup or down?")
+    expect(card.nth(1)).to_have_attribute("title", re.compile(r"not placed yet"))
+    expect(card.nth(2)).to_have_text("Deep Agent")
