@@ -167,6 +167,8 @@ class PlanetsHeuristic:
         space = state.space[sid]
         home = state.homes[me]
         if sid == home:
+            if not state.compact:
+                return max(self._home_score(state, me), planets_round.recall_value(state, me))
             return self._home_score(state, me)
         dist = distances(state, me, sid)
         fleet = 0.0
@@ -199,6 +201,8 @@ class PlanetsHeuristic:
             planet = state.planets[name]
             if planet.controller == me:
                 continue
+            if not state.compact and planets_round.blocked(state, me, name):
+                continue  # the custodians hold it and the toll is out of reach
             area = planet.area
             defenders = sum(area.count(s, k) for s in area.seats() if s != me for k in GROUND)
             cannon = sum(area.count(s, "pds") for s in area.seats() if s != me)
@@ -260,6 +264,8 @@ class PlanetsHeuristic:
                 value += 0.2 * fighters
             if not state.compact:
                 value -= 0.6 * _stranded(state, me, action)
+                spare = max(0, load - max(0, wanted_troops - have))
+                value += planets_round.move_bonus(state, me, action, spare)
             if action.source == home:
                 value -= 0.5  # leave the home fleet where it is unless it is worth it
             if value <= 0:

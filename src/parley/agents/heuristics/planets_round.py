@@ -45,6 +45,7 @@ from parley.games.planets.actions import (
 )
 from parley.games.planets.engine import (
     controlled,
+    distances,
     fleet_owner,
     home_planets,
     planet_influence,
@@ -285,3 +286,48 @@ def toll_choice(state: PlanetsState, me: int, legal: Sequence[Any]) -> Any | Non
     if have < rounds.TOLL:
         return None
     return _pay_influence(state, legal)
+
+
+# --- hints for the tactical choices ----------------------------------------------------------
+
+
+def blocked(state: PlanetsState, me: int, name: str) -> bool:
+    """The central planet while the custodians hold it and the toll is out of reach."""
+    if not state.custodians or name not in rounds.central_planets(state):
+        return False
+    return _ready(state, me, planet_influence) + state.goods[me] < rounds.TOLL
+
+
+def _idle_troops(state: PlanetsState, me: int) -> int:
+    """Ground forces on the home planets beyond one each kept as a garrison."""
+    areas = [state.planets[p].area for p in home_planets(state, me)]
+    return sum(max(0, a.count(me, "infantry") + a.count(me, "mech") - 1) for a in areas)
+
+
+def _empty_carriers_near(state: PlanetsState, me: int) -> int:
+    home = state.homes[me]
+    dist = distances(state, me, home)
+    count = 0
+    for sid, d in dist.items():
+        if sid == home or d > 1 or me in state.tokens.get(sid, []):
+            continue
+        area = state.space[sid]
+        cargo = sum(area.count(me, k) for k in ("infantry", "mech"))
+        if area.count(me, "carrier") and not cargo:
+            count += area.count(me, "carrier")
+    return count
+
+
+def recall_value(state: PlanetsState, me: int) -> float:
+    """Activating home to bring empty carriers back to the troops waiting there."""
+    if _idle_troops(state, me) < 2 or not _empty_carriers_near(state, me):
+        return 0.0
+    return 2.0
+
+
+def move_bonus(state: PlanetsState, me: int, move: Any, spare_load: int) -> float:
+    """Carriers coming home to load, and troops beyond the plan's need carried along."""
+    bonus = 0.3 * spare_load
+    if state.active == state.homes[me] and _idle_troops(state, me) >= 2:
+        bonus += sum(n for k, n in move.units if k == "carrier")
+    return bonus
