@@ -139,3 +139,84 @@ def test_planets_heuristic_defends_its_home_when_enemy_ships_come_near() -> None
     assert _planets_choice(match, 0) == "activate 0301"
     quiet = _planets_board(units[:3], {"Aurel": 0, "Aurel Minor": 0})
     assert _planets_choice(quiet, 0) != "activate 0301"
+
+
+# --- the fuller round's decisions ----------------------------------------------------------
+
+
+def test_planets_heuristic_picks_the_card_worth_most_now() -> None:
+    # Red holds the central planet and meets "Seat of the Old Empire": Dominion is worth most.
+    from parley.games.planets import strategy
+
+    match = _planets_board([], {"Axis Prime": 0})
+    state = match.state
+    state.revealed = ["throne", "reach"]
+    strategy.strategy_phase(state)
+    state.current = 0
+    assert _planets_choice(match, 0) == "pick dominion"
+    state.revealed = ["reach", "frontier"]
+    state.card_goods[4] = 3  # three trade goods lie on Commerce
+    assert _planets_choice(match, 0) == "pick commerce"
+
+
+def test_planets_heuristic_uses_its_card_and_keeps_dominion_for_a_score() -> None:
+    match = _planets_board([], {"Aurel": 0})
+    state = match.state
+    state.holders[0], state.holders[7] = 0, 0  # Command and Dominion
+    state.revealed = ["reach", "frontier"]
+    assert _planets_choice(match, 0) == "strategy command"
+    state.used[0] = True
+    # Nothing to activate and nothing to score: Dominion is used rather than kept.
+    assert _planets_choice(match, 0) == "strategy dominion"
+
+
+def test_planets_heuristic_follows_what_pays_and_declines_the_rest() -> None:
+    match = _planets_board([], {"Aurel": 0, "Brisa": 1})
+    state = match.state
+    state.holders[1], state.holders[4] = 1, 1  # Blue holds Accord and Commerce
+    state.current = 1
+    match = _in_step(match, "action")
+    match.act(1, "strategy accord")
+    match.act(1, "seal 0504")  # Blue's only planet is readied: nothing to ready, on it goes
+    assert match.turn().owed[0].seat == 2
+    # Green has no planet to ready: Accord's secondary gives nothing
+    assert _planets_choice(match, 2) == "decline"
+    match.act(2, "decline")
+    match.state.planets["Aurel"].exhausted = True
+    # Red has one exhausted planet: not worth a strategy token either
+    assert _planets_choice(match, 0) == "decline"
+    match.act(0, "decline")
+    match.act(0, "pass")  # initiative: Blue (2), then Red and Green, who hold no card
+    match.act(2, "pass")
+    match.act(1, "strategy commerce")
+    match.act(1, "done")
+    # a trade good for a spare strategy token (Green has two)
+    assert _planets_choice(match, 2) == "follow commerce"
+
+
+def test_planets_heuristic_places_its_tokens_by_its_largest_fleet() -> None:
+    from parley.games.planets.strategy import status_phase
+
+    match = _planets_board(["0301 0 dreadnought 5"], {"Aurel": 0})
+    state = match.state
+    state.fleet[0] = 5
+    state.passed = [True, True, True]
+    status_phase(state)
+    assert match.turn().owed[0].kind == "status"
+    # 3 tactic + 5 fleet + 2 strategy + 2 gained: the fleet stays 5, two strategy tokens
+    assert _planets_choice(match, 0) == "tokens 5 5 2"
+
+
+def test_planets_heuristic_pays_the_custodians_when_it_can_land() -> None:
+    board = ["0202 0 carrier 1", "0202 0 infantry 2"]
+    match = _planets_board(board, {"Aurel": 0, "Aurel Minor": 0, "Quell": 0})
+    match.act(0, "activate 0303")
+    match.act(0, "move 1 carrier from 0202 to 0303 with 2 infantry from 0202")
+    assert match.turn().owed[0].kind == "commit"
+    for _ in range(3):
+        choice = _planets_choice(match, 0)
+        assert choice.startswith("exhaust ")
+        match.act(0, choice)
+    assert _planets_choice(match, 0) == "pay custodians"
+    match.act(0, "pay custodians")
+    assert _planets_choice(match, 0) == "commit 1 infantry to Axis Prime"
