@@ -163,3 +163,35 @@ def test_between_actions_no_cargo_is_beyond_capacity(seed: int) -> None:
             checked += 1
         match.act(seat, RULES.format(decide(bots[seat], match, seat, rng)))
     assert checked > 20
+
+
+def test_the_view_shows_capacity_the_barrage_and_an_announced_retreat() -> None:
+    from parley.kernel import SPECTATOR
+
+    board = {
+        "units": [
+            "0202 red carrier 1",
+            "0202 red destroyer 1",
+            "Tasko red infantry 2",
+            "0203 blue cruiser 1",
+            "Saphra blue infantry 1",
+        ],
+        "control": {"Saphra": "blue", "Tasko": "red"},
+        "dice": [2, 3, 1, 1, 8],  # the barrage; then red misses and blue hits
+    }
+    match = lay_out(empty_match(options={"rules": "full"}), board)
+    match.act(0, "activate 0203")
+    match.act(0, "move 1 carrier from 0202 to 0203 with 2 infantry from Tasko")
+    match.act(0, "move 1 destroyer from 0202 to 0203")  # the last ships: movement ends
+    match.act(1, "retreat to 0204")  # carried out once red has assigned blue's hit
+    assert match.turn().owed[0].kind == "hits"
+    view = match.observe(SPECTATOR)["view"]
+    assert {"system": "0203", "seat": 0, "capacity": 4, "cargo": 2, "sheltered": 0} in view[
+        "space_capacity"
+    ]
+    assert view["retreat"] == {"seat": 1, "system": "0204"}
+    assert view["last_combat"]["barrage"] == {"rolls": [[2, 3], []], "hits": [0, 0]}
+    text = RULES.render(match.observe(SPECTATOR))
+    assert "0203 red: 2 / 4" in text
+    assert "Retreat announced: blue to 0204" in text
+    assert "anti-fighter barrage: red [2, 3] (0 hits), blue [] (0 hits)" in text
