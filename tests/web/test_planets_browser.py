@@ -131,7 +131,13 @@ def test_an_invasion_takes_a_planet_and_its_card_moves_exhausted(
         "POST",
         "/api/games",
         token,
-        json={"game": "planets", "name": "Planets test", "seats": 3, "seed": SEED},
+        json={
+            "game": "planets",
+            "name": "Planets test",
+            "seats": 3,
+            "seed": SEED,
+            "options": {"rules": "compact"},  # the moves below are the compact game's
+        },
     )["id"]
     host.goto(f"/#/game/{game_id}")
     join_by_id(guest, game_id, "player")

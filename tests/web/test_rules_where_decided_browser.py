@@ -148,7 +148,14 @@ def test_planet_control_moves_a_fleet_by_system_ships_and_counts(
 ) -> None:
     server = people.server
     host, watcher = account(server, "fleet_"), account(server, "fleet_watch_")
-    body = {"game": "planets", "name": "Fleets", "seats": 3, "seed": 2, "period_seconds": 3600}
+    body = {
+        "game": "planets",
+        "name": "Fleets",
+        "seats": 3,
+        "seed": 2,
+        "period_seconds": 3600,
+        "options": {"rules": "compact"},  # the other seats only pass from the start
+    }
     game_id = server.api("POST", "/api/games", host.token, json=body)["id"]
     server.api("POST", f"/api/games/{game_id}/join", watcher.token, json={"role": "spectator"})
     server.api("POST", f"/api/games/{game_id}/start", host.token, json={"fill_with": "default"})

@@ -28,7 +28,10 @@ SEATS = {"campus": 3, "illuminati": 3, "planets": 3, "sucker": 3, "diplomacy": 7
 # How each game's page offers a leaf of the options: the element to click for it.
 CLICKS: dict[str, list[tuple[str, str]]] = {
     "campus": [("pass", "#cc-pass")],
-    "planets": [("pass", '#pc-controls [data-action="pass"]')],
+    "planets": [
+        ("pass", '#pc-controls [data-action="pass"]'),
+        ("pick {rest}", '#pc-strategy [data-action="pick {rest}"]'),  # the full rules' cards
+    ],
     "illuminati": [("keep face up", "#il-keep-up"), ("pass", "#il-pass"), ("done", "#il-done")],
     "sucker": [("play {colour} new", "#new-pile"), ("next ", '#next-row [data-next="{rest}"]')],
 }

@@ -240,7 +240,7 @@ export class PlanetsBoard {
           s("text", { x: spot.x, y: spot.y + 4, class: "pc-values" }, `${p.resources}/${p.influence}`),
         );
         if (custodians === name) {
-          parts.push(s("g", { class: "pc-custodians", dataset: { custodians: name } }, s("title", {}, "Custodians: 6 influence removes them and gives 1 point"), s("rect", { x: spot.x - 26, y: spot.y - 30, width: 52, height: 11, rx: 3 }), s("text", { x: spot.x, y: spot.y - 21.5 }, "custodians")));
+          parts.push(s("g", { class: "pc-custodians", dataset: { custodians: name } }, s("title", {}, "Custodians: 6 influence removes them and gives 1 point"), s("rect", { x: spot.x - 56, y: spot.y - 6, width: 40, height: 11, rx: 3 }), s("text", { x: spot.x - 36, y: spot.y + 2 }, "custodians")));
         }
         if (p.control_token) {
           parts.push(s("rect", { x: spot.x + 8, y: spot.y - 16, width: 8, height: 8, class: "pc-control-token", fill: COLOURS[owner], dataset: { token: name } }));
@@ -331,6 +331,9 @@ export class PlanetsBoard {
       h("div", { class: "pc-sources", role: "group", "aria-label": "systems with ships that can move" },
         [...fleets.keys()].map((sid) => h("button", { type: "button", class: ["small", sid === from && "primary"], dataset: { source: sid }, "aria-pressed": String(sid === from), onClick: () => this.chooseFleet(sid) }, `From ${sid}`))),
     ];
+    // Under the full rules: what is aboard in the active system against the capacity there.
+    const room = (v.space_capacity || []).find((c) => c.system === v.active && c.seat === v.you);
+    if (room) parts.push(h("p", { class: "small", id: "pc-capacity", dataset: { cargo: room.cargo - room.sheltered, capacity: room.capacity } }, `In ${v.active} now: ${room.cargo - room.sheltered} fighters and ground forces aboard, capacity ${room.capacity}`));
     if (from) parts.push(this.fleetPicker(from, fleets.get(from).children));
     const every = [...fleets.values()].flatMap((g) => leaves(g));
     parts.push(
@@ -445,7 +448,7 @@ export class PlanetsBoard {
           "div",
           { class: ["pc-player", p.seat === v.you && "me", p.seat === v.to_act && !v.over && "to-act"], dataset: { colour: p.colour }, style: { "--seat": COLOURS[p.colour] } },
           h("div", { class: "pc-player-head" }, h("span", { class: "swatch", style: { background: COLOURS[p.colour] } }), h("strong", {}, titleCase(p.colour)), h("span", { class: "muted" }, seat && seat.player ? seat.player : ""), p.seat === v.you ? h("span", { class: "badge" }, "you") : null),
-          h("div", { class: "small" }, `${p.points} point${p.points === 1 ? "" : "s"} · ${p.tactics} command token${p.tactics === 1 ? "" : "s"}${p.passed ? " · passed" : ""} · ${p.trade_goods} trade goods${p.fragments.length ? ` · fragments: ${p.fragments.join(", ")}` : ""}`),
+          h("div", { class: "small" }, `${p.points} point${p.points === 1 ? "" : "s"}${v.rules === "full" ? "" : ` · ${p.tactics} command token${p.tactics === 1 ? "" : "s"}`}${p.passed ? " · passed" : ""} · ${p.trade_goods} trade goods${p.fragments.length ? ` · fragments: ${p.fragments.join(", ")}` : ""}`),
           h("div", { class: "pc-totals", dataset: { resources: p.ready_resources, influence: p.ready_influence } }, `Spendable: ${p.ready_resources} resources · ${p.ready_influence} influence`),
           v.rules === "full" ? sheetLine(v, p.seat) : null,
           h(
