@@ -61,6 +61,11 @@ STAGES = (
     "produce",
     "offense",
     "retreat",
+    "strategy",
+    "primary",
+    "secondary",
+    "follow",
+    "status",
     "over",
 )
 COMPACT_SHIPS = tuple(k for k in SHIPS if not UNITS[k].full)
@@ -284,6 +289,7 @@ class PlanetsEncoder:
         names += [f"objective.{o}.revealed" for o in OBJECTIVES]
         names += [f"objective.{o}.scored.{s}" for o in OBJECTIVES for s in range(seats)]
         names += [f"deck.{t}.left" for t in TRAITS]
+        names += _round_names(seats)
         self.names = names
         self.index = {n: i for i, n in enumerate(names)}
         self._space = spaces.Box(0.0, 1.0, (len(names),), np.float32)
@@ -354,7 +360,50 @@ class PlanetsEncoder:
                 put(f"objective.{o['id']}.scored.{s}", 1)
         for t, deck in view.get("decks", {}).items():
             put(f"deck.{t}.left", deck["left"] / 10)
+        _encode_round(view, put)
         return out
+
+
+CARD_COUNT = 8  # strategy cards of the fuller round
+
+
+def _round_names(seats: int) -> list[str]:
+    """The fuller round's features (all 0 under `rules=compact`)."""
+    names = [f"speaker.{s}" for s in range(seats)]
+    for s in range(seats):
+        names += [f"player.{s}.{k}" for k in ("fleet", "strategy", "reinforcements")]
+    for n in range(1, CARD_COUNT + 1):
+        names += [f"card.{n}.holder.{s}" for s in range(seats)]
+        names += [f"card.{n}.used", f"card.{n}.trade_goods", f"card.{n}.resolving"]
+    names += ["custodians.on", *(f"custodians.by.{s}" for s in range(seats))]
+    names += ["round.gain", "round.influence"]
+    return names
+
+
+def _encode_round(view: Mapping[str, Any], put: Any) -> None:
+    if view.get("rules") != "full":
+        return
+    put(f"speaker.{view['speaker']}", 1)
+    for sheet in view.get("command_sheets", []):
+        s = sheet["seat"]
+        put(f"player.{s}.fleet", sheet["fleet"] / 8)
+        put(f"player.{s}.strategy", sheet["strategy"] / 8)
+        put(f"player.{s}.reinforcements", sheet["reinforcements"] / 16)
+    for card in view.get("strategy_cards", []):
+        n = card["number"]
+        if card["holder"] is not None:
+            put(f"card.{n}.holder.{card['holder']}", 1)
+        put(f"card.{n}.used", float(card["used"]))
+        put(f"card.{n}.trade_goods", card["trade_goods"] / 4)
+    resolving = view.get("strategic")
+    if resolving:
+        put(f"card.{resolving['card']}.resolving", 1)
+    custodians = view.get("custodians") or {}
+    put("custodians.on", float(bool(custodians.get("on"))))
+    if custodians.get("removed_by") is not None:
+        put(f"custodians.by.{custodians['removed_by']}", 1)
+    put("round.gain", view.get("gain", 0) / 8)
+    put("round.influence", view.get("influence", 0) / 12)
 
 
 def encoder(rules: Rules[Any, Any], seats: int, options: Mapping[str, Any]) -> PlanetsEncoder:
