@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from parley.games.planets import RULES
+from parley.games.planets import RULES, strategy
 from parley.games.planets.strategy import TOKENS_PER_SEAT, reinforcements
-from parley.kernel import SPECTATOR, Match, Rng, replay
+from parley.kernel import SPECTATOR, BadPosition, Match, Rng, replay
 from parley.kernel.conformance import play_random, random_step
 
 
@@ -36,10 +36,14 @@ def test_positions_mid_round_read_back_as_written(seats: int) -> None:
     match: Match[Any, Any] = Match(RULES, seats, seed=11)
     rng = Rng(11)
     stages = set()
+    step = 0
     while match.outcome() is None:
         random_step(match, rng)
         state = match.state
         stages.add(state.stage.value)
+        step += 1
+        if step % 3:
+            continue
         position = RULES.write_position(state)
         again = RULES.read_position(position)
         assert RULES.write_position(again) == position
@@ -59,3 +63,34 @@ def test_every_seat_keeps_sixteen_command_tokens() -> None:
             held = state.gain if state.current == seat else 0
             assert pools + board + held + reinforcements(state, seat) == TOKENS_PER_SEAT
             assert reinforcements(state, seat) >= 0
+
+
+@pytest.mark.parametrize("seats", [5, 6])
+def test_five_or_six_players_take_one_card_each(seats: int) -> None:
+    match: Match[Any, Any] = Match(RULES, seats, seed=2)
+    state = match.state
+    order = [(state.speaker + k) % seats for k in range(seats)]
+    for seat in order:
+        assert match.turn().owed[0].seat == seat
+        match.act(seat, RULES.format(match.legal_actions(seat)[-1]))  # the highest card left
+    assert state.stage.value == "action"
+    assert sorted(h for h in state.holders if h is not None) == list(range(seats))
+    assert state.card_goods == [1] * (8 - seats) + [0] * seats
+    # initiative: the lowest card first, which the last picker took
+    assert strategy.initiative(state)[0] == order[-1]
+
+
+def test_a_position_with_broken_round_fields_is_refused() -> None:
+    match: Match[Any, Any] = Match(RULES, 3, seed=2)
+    good = RULES.write_position(match.state)
+    for change, words in (
+        ({"holders": [0, None]}, "one entry per strategy card"),
+        ({"tactics": [14, 3, 3]}, "more than 16 tokens"),
+        ({"speaker": 5}, "speaker"),
+        ({"trims": [[0, "9999"]]}, "no system"),
+    ):
+        with pytest.raises(BadPosition, match=words):
+            RULES.read_position({**good, **change})
+    compact = RULES.write_position(Match(RULES, 3, {"rules": "compact"}, seed=2).state)
+    with pytest.raises(BadPosition, match="compact rules"):
+        RULES.read_position({**compact, "holders": [None] * 8})
