@@ -305,6 +305,15 @@ def check_secrets(table: Table) -> None:
                 expect(page.locator("#cc-pvc")).to_have_count(0)
 
 
+def check_words(table: Table) -> None:
+    """What the pages say about the last result fits its numbers."""
+    if table.game == "campus" and table.spectator.locator("#cc-last-combat").count():
+        box = table.spectator.locator("#cc-last-combat")
+        totals = box.locator(".cc-total").all_inner_texts()
+        said = box.locator("#cc-last-result").inner_text()
+        assert ("tie" in said) == (totals[0] == totals[1]), f"{totals}: {said}"
+
+
 # --- the game ------------------------------------------------------------------------------
 
 
@@ -336,6 +345,7 @@ def play(table: Table, max_steps: int) -> None:
         if over(table.spectator):
             return
         check_secrets(table)
+        check_words(table)
         due = [s for s in table.seats if owed(s.page)]
         if not due:
             # Everyone is done: the step is being played. Wait for what comes of it.

@@ -3,7 +3,12 @@
 
 import { h } from "../dom.js";
 
-const RESULT = { attacker_wins: "The attacker wins", defender_wins: "The defender wins (a tie defends)" };
+/** Who won, and "the tie" only when the totals were equal (a tie goes to the defender). */
+function resultWords(fight) {
+  if (fight.result === "attacker_wins") return "The attacker wins";
+  if (fight.result !== "defender_wins") return fight.result;
+  return fight.attacker.total === fight.defender.total ? "The defender wins the tie" : "The defender wins";
+}
 
 function side(role, f, who, sectorName) {
   return h(
@@ -30,6 +35,6 @@ export function lastCombatBox(fight, who, name, sectorName) {
     side("attacker", fight.attacker, who, sectorName),
     h("div", { class: "small muted cc-against" }, "against"),
     side("defender", fight.defender, who, sectorName),
-    h("div", { class: "cc-last-result", id: "cc-last-result" }, `${RESULT[fight.result] || fight.result}: ${name(fight.destroyed)}'s unit is destroyed`),
+    h("div", { class: "cc-last-result", id: "cc-last-result" }, `${resultWords(fight)}: ${name(fight.destroyed)}'s unit is destroyed`),
   );
 }
