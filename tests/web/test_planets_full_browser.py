@@ -390,3 +390,109 @@ def test_a_full_rules_game_fits_a_phone(server: Server, people: People) -> None:
     settle(placer.page)
     assert placer.page.evaluate("document.documentElement.scrollWidth") <= 390
     placer.page.screenshot(path=str(SHOTS / "planets-full-status-390.png"), full_page=True)
+
+
+def from_board(
+    server: Server, board: dict[str, Any], lines: list[str]
+) -> tuple[str, list[Person], Person]:
+    """A server game started from a full-rules position laid out from a scenario board and
+    played in-process with its scripted dice; returns the game, its players and a spectator."""
+    from tests.games.planets.helpers import act, empty_match, lay_out
+
+    from parley.games.planets import RULES
+
+    match = lay_out(empty_match(), board)
+    for line in lines:
+        act(match, line)
+    players = [sign_up(server, f"pb{i}") for i in range(3)]
+    watcher = sign_up(server, "pbw")
+    body = {
+        "game": "planets",
+        "name": "Full forces",
+        "position": RULES.write_position(match.state),
+        "period_seconds": 3600,
+    }
+    gid: str = server.api("POST", "/api/games", players[0].token, json=body)["id"]
+    for p in players[1:]:
+        server.api("POST", f"/api/games/{gid}/join", p.token, json={"role": "player"})
+    server.api("POST", f"/api/games/{gid}/join", watcher.token, json={"role": "spectator"})
+    server.api("POST", f"/api/games/{gid}/start", players[0].token, json={})
+    for p in players:
+        p.seat = server.api("GET", f"/api/games/{gid}", p.token)["you"]["seat"]
+    return gid, sorted(players, key=lambda p: p.seat or 0), watcher
+
+
+def test_barrage_dice_and_a_retreat_on_the_page(server: Server, people: People) -> None:
+    # Red's destroyer barrages Blue's fighters (two hits), then the round's dice.
+    board = {
+        "units": ["0202 red destroyer 1", "0203 blue carrier 1", "0203 blue fighter 3"],
+        "dice": [9, 9, 9, 1, 1],
+    }
+    gid, players, watcher = from_board(
+        server, board, ["red: activate 0203", "red: move 1 destroyer from 0202 to 0203"]
+    )
+    spectator = open_game(people, watcher, gid, 390, 844)
+    box = spectator.locator("#pc-last-combat")
+    expect(box).to_contain_text("Space combat at 0203")
+    red = '#pc-barrage .pc-round-side[data-seat="0"]'
+    expect(spectator.locator(f"{red} .die")).to_have_text(["9", "9"])
+    expect(spectator.locator(f"{red} .pc-hits")).to_have_text("2 hits")
+    expect(spectator.locator('#pc-rounds li[data-round="1"]')).to_contain_text("9")
+    spectator.locator("#pc-last-combat").screenshot(
+        path=str(SHOTS / "planets-full-barrage-390.png")
+    )
+    blue = players[1]
+    blue.page = open_game(people, blue, gid)
+    expect(blue.page.locator('#pc-controls [data-action="destroy fighter"]')).to_be_visible()
+
+    # Blue, attacked with a planet next door, announces a retreat by a named button.
+    board = {
+        "units": [
+            "0202 red dreadnought 1",
+            "0203 blue cruiser 1",
+            "0203 blue fighter 1",
+            "Saphra blue infantry 1",
+            "Vesta blue dock 1",
+        ],
+        "control": {"Saphra": "blue", "Vesta": "blue"},
+        "dice": [1, 1, 1],
+    }
+    gid, players, watcher = from_board(
+        server, board, ["red: activate 0203", "red: move 1 dreadnought from 0202 to 0203"]
+    )
+    blue = players[1]
+    page = blue.page = open_game(people, blue, gid)
+    stay = page.locator('#pc-controls [data-action="stay"]')
+    expect(stay).to_have_text("Stay and fight")
+    retreat = page.locator('#pc-controls [data-action="retreat to 0204"]')
+    expect(retreat).to_have_text("Retreat to 0204")
+    page.screenshot(path=str(SHOTS / "planets-full-retreat-1366.png"))
+    assert_accessible(page, "planets full rules, a retreat to announce")
+    send(page, retreat)
+    # Announced now, carried out after this round's hits (the server's dice decide them).
+    expect(page.locator("#pc-log")).to_contain_text("Blue announces a retreat to 0204")
+    expect(page.locator("#pc-status")).to_contain_text("You announced a retreat to 0204")
+
+
+def test_space_cannon_offense_target_and_volley(server: Server, people: People) -> None:
+    board = {
+        "units": ["Vesta red pds 1", "0203 blue destroyer 1", "0203 green destroyer 1"],
+        "control": {"Vesta": "red"},
+    }
+    gid, players, _ = from_board(server, board, ["red: activate 0203"])
+    red = players[0]
+    page = red.page = open_game(people, red, gid)
+    target = page.locator('#pc-controls [data-action="fire at green"]')
+    expect(target).to_have_text("Fire at Green")
+    expect(page.locator('#pc-controls [data-group="aim"] .pc-group-label')).to_contain_text(
+        "Space cannon offense"
+    )
+    send(page, target)
+    fight = view(server, gid, red)["last_combat"]
+    assert fight["kind"] == "space_cannon_offense"
+    box = page.locator("#pc-last-combat")
+    expect(box).to_contain_text("Last combat: Space cannon offense at 0203")
+    expect(box).to_contain_text("Red fires on Green")
+    expect(box).not_to_contain_text("Round 1")
+    dice = page.locator('#pc-rounds .pc-round-side[data-seat="0"] .die')
+    expect(dice).to_have_text([str(d) for d in fight["rounds"][0]["rolls"][0]])
