@@ -163,7 +163,7 @@ def home_planets(state: PlanetsState, seat: int) -> tuple[str, ...]:
 
 
 def ships_of(area: Area, seat: int) -> int:
-    return sum(area.count(seat, k) for k in SHIPS)
+    return sum(n for k, n in area.units.get(seat, {}).items() if UNITS[k].ship)
 
 
 def ground_of(area: Area, seat: int) -> int:
@@ -171,7 +171,7 @@ def ground_of(area: Area, seat: int) -> int:
 
 
 def capacity_of(area: Area, seat: int) -> int:
-    return sum(area.count(seat, k) * UNITS[k].capacity for k in SHIPS)
+    return sum(n * UNITS[k].capacity for k, n in area.units.get(seat, {}).items())
 
 
 def fleet_owner(area: Area, but: int | None = None) -> int | None:
@@ -282,6 +282,8 @@ def moves(state: PlanetsState, seat: int) -> Iterator[Move]:
         if sid == active or sid not in dist or seat in state.tokens.get(sid, []):
             continue
         area = state.space[sid]
+        if seat not in area.units:
+            continue  # no ships here: skip counting the ground forces
         avail = ground_available(state, seat, sid)
         for kind in SHIPS:
             have = area.count(seat, kind)
@@ -611,6 +613,13 @@ def _expected(state: PlanetsState) -> str:
         return f"remove ships over your fleet supply at {state.trims[0][1]}: 'remove <ship>'"
     if state.stage in strategy.ROUND_STAGES:
         return strategy.expected(state)
+    if not state.compact and state.stage is Stage.ACTION:
+        return "'activate <system>', 'strategy <card>' or 'pass'"
+    if not state.compact and state.stage is Stage.COMMIT and strategy.toll_due(state):
+        return (
+            "'commit <n> infantry [<n> mech] to <planet>' or 'done'; the custodians' toll: "
+            "'exhaust <planet>', 'spend trade good', then 'pay custodians'"
+        )
     return {
         Stage.ACTION: "'activate <system>' or 'pass'",
         Stage.MOVE: "a move into the active system, or 'done'",
