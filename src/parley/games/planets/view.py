@@ -67,6 +67,8 @@ def observe(state: PlanetsState, viewer: Viewer) -> dict[str, JSON]:
     stage = state.stage
     owner = owner_of(state)
     step = f"{STEP_NAMES[state.stage]}: assign hits" if state.hits else STEP_NAMES[stage]
+    if state.trims and not state.hits:
+        step = f"{STEP_NAMES[stage]}: remove ships over the fleet supply"
     players: list[JSON] = []
     for seat in range(state.seats):
         mine = controlled(state, seat)
