@@ -315,6 +315,7 @@ def render(observation: Mapping[str, Any]) -> str:
     ]
     you = view.get("you")
     lines.append("Players:")
+    kind = "tactic" if view.get("rules") == "full" else "command"  # full: the tactic pool
     for p in _get(view, "players", []):
         marks = [
             m
@@ -322,7 +323,7 @@ def render(observation: Mapping[str, Any]) -> str:
             if on
         ]
         lines.append(
-            f"  {p['colour']:<7} {p['points']} pt, {p['tactics']} command tokens"
+            f"  {p['colour']:<7} {p['points']} pt, {p['tactics']} {kind} tokens"
             f"{', passed' if p['passed'] else ''}, {p['trade_goods']} trade goods, "
             f"spendable {p['ready_resources']} resources / {p['ready_influence']} influence"
             f"{', fragments ' + ' '.join(p['fragments']) if p['fragments'] else ''}"
@@ -408,7 +409,8 @@ def _round_lines(view: Mapping[str, Any], colours: Sequence[str]) -> list[str]:
         holder = "not taken" if c["holder"] is None else f"held by {colours[c['holder']]}"
         if c["holder"] is not None:
             holder += ", used" if c["used"] else ", not used yet"
-        goods = f", {c['trade_goods']} trade goods on it" if c["trade_goods"] else ""
+        n = c["trade_goods"]
+        goods = f", {n} trade good{'s' * (n != 1)} on it" if n else ""
         lines.append(
             f"  {c['number']} {c['name']}: {holder}{goods}. "
             f"Primary: {c['primary']} Secondary: {c['secondary']}"
