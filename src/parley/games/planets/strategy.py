@@ -961,9 +961,9 @@ def _ability_done(state: PlanetsState) -> None:
                 f"{who(holder)} holds the central planet: 1 victory point (Dominion)",
                 seat=holder,
             )
-            check_win(state, holder)
-            if state.winner is not None:
-                return
+        check_win(state, holder)  # Dominion's objective or point may reach the target
+        if state.winner is not None:
+            return
         state.followers = [(holder + k) % state.seats for k in range(1, state.seats)]
         state.stage = Stage.SECONDARY
         state.current = state.followers[0]
