@@ -27,6 +27,7 @@ SEED = 3
 WANTED = ["command", "mandate", "foundations", "commerce", "accord", "mobilisation"]
 POST = "/actions"
 SHOTS = Path("/work/screens")
+STYLED = "getComputedStyle(document.querySelector('#pc-galaxy .pc-planet-name')).fontSize === '9px'"
 
 
 def new_game(
@@ -61,6 +62,18 @@ def leaves(node: dict[str, Any] | None) -> list[str]:
     if isinstance(node.get("action"), str):
         return [str(node["action"])]
     return [x for c in node.get("children") or [] for x in leaves(c)]
+
+
+def shoot(page: Page, name: str, full: bool = True) -> None:
+    """A screenshot once planets.css has styled the board."""
+    page.wait_for_function(STYLED)
+    page.screenshot(path=str(SHOTS / name), full_page=full)
+
+
+def checked(page: Page, where: str) -> None:
+    """axe-core on the styled board (colours and contrast need the styles)."""
+    page.wait_for_function(STYLED)
+    assert_accessible(page, where)
 
 
 def drawn(page: Page, state_id: int) -> None:
@@ -197,7 +210,7 @@ def test_a_full_round_is_played_in_the_browser_to_the_end(
     speaker = next(p for p in players if p.seat == v0["speaker"])
     assert speaker.page is not None
     expect(speaker.page.locator("#pc-strategy .pc-scard.pickable")).to_have_count(8)
-    speaker.page.screenshot(path=str(SHOTS / "planets-full-strategy-1366.png"), full_page=True)
+    shoot(speaker.page, "planets-full-strategy-1366.png")
 
     # 1. The strategy phase: picks on the panel, seen by everyone.
     pick_cards(server, gid, players)
@@ -233,7 +246,7 @@ def test_a_full_round_is_played_in_the_browser_to_the_end(
     take(producer.page, f"exhaust {planet}")
     fighters = f"produce 2 fighter at {planet}"
     assert fighters in leaves(synced(server, gid, producer)["options"])
-    producer.page.screenshot(path=str(SHOTS / "planets-full-produce-1366.png"), full_page=True)
+    shoot(producer.page, "planets-full-produce-1366.png")
     take(producer.page, fighters)
     take(producer.page, "done")
     # The home fleet is over the fleet supply once production is over: two ships go, the
@@ -262,7 +275,7 @@ def test_a_full_round_is_played_in_the_browser_to_the_end(
     synced(server, gid, follower)
     follow = follower.page.locator('#pc-controls .pc-ability[data-action="follow mandate"]')
     expect(follow).to_contain_text("Gain 1 trade good")
-    follower.page.screenshot(path=str(SHOTS / "planets-full-secondary-1366.png"), full_page=True)
+    shoot(follower.page, "planets-full-secondary-1366.png")
     send(follower.page, follow)
     other = owner(server, gid, players)
     assert other is not None and other not in (mandate, follower) and other.page is not None
@@ -293,7 +306,7 @@ def test_a_full_round_is_played_in_the_browser_to_the_end(
     placer.page.fill("#pc-tokens-tactic", str(first[0] + 5))
     expect(placer.page.locator("#pc-tokens-go")).to_be_disabled()
     expect(placer.page.locator("#pc-tokens-note")).to_contain_text("add up to")
-    placer.page.screenshot(path=str(SHOTS / "planets-full-status-1366.png"), full_page=True)
+    shoot(placer.page, "planets-full-status-1366.png")
     sheet_before = view(server, gid, watcher)["command_sheets"][placer.seat]
     take(placer.page, wanted)
     sheet_after = view(server, gid, watcher)["command_sheets"][placer.seat]
@@ -335,7 +348,7 @@ def test_a_full_round_is_played_in_the_browser_to_the_end(
     page.select_option("#pc-fleet-fighter", "2")
     carry = f"move 1 carrier from {home} to {near[0]} with 2 fighter from {home}"
     expect(page.locator("#pc-fleet-go")).to_have_attribute("data-move", carry)
-    page.screenshot(path=str(SHOTS / "planets-full-move-1366.png"), full_page=True)
+    shoot(page, "planets-full-move-1366.png")
     send(page, page.locator("#pc-fleet-go"))
     if not page.locator(f'#pc-fleet[data-from="{home}"]').count():
         page.locator(f'#pc-galaxy .pc-system.source[data-system="{home}"]').click()
@@ -348,7 +361,7 @@ def test_a_full_round_is_played_in_the_browser_to_the_end(
     there = next(s for s in view(server, gid, watcher)["systems"] if s["id"] == near[0])
     assert there["units"][0]["units"] == {"carrier": 2, "fighter": 2, "infantry": 2}
     expect(spectator.locator("#pc-log")).to_contain_text(f"with 2 infantry from {planet}")
-    assert_accessible(page, "planets full rules, moving a fleet")
+    checked(page, "planets full rules, moving a fleet")
 
     # 6. To the end, every decision taken on a page.
     for _ in range(1500):
@@ -359,8 +372,8 @@ def test_a_full_round_is_played_in_the_browser_to_the_end(
     drawn(spectator, int(state(server, gid, watcher)["state_id"]))
     for page in [spectator, *(p.page for p in players if p.page is not None)]:
         expect(page.locator("#pc-status")).to_contain_text("Game over")
-    spectator.screenshot(path=str(SHOTS / "planets-full-over-1366.png"), full_page=True)
-    assert_accessible(spectator, "planets full rules, game over")
+    shoot(spectator, "planets-full-over-1366.png")
+    checked(spectator, "planets full rules, game over")
 
 
 def test_a_full_rules_game_fits_a_phone(server: Server, people: People) -> None:
@@ -379,8 +392,8 @@ def test_a_full_rules_game_fits_a_phone(server: Server, people: People) -> None:
     for selector in ("#clock", "#menu-button"):
         box = page.locator(selector).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5
-    page.screenshot(path=str(SHOTS / "planets-full-strategy-390.png"), full_page=True)
-    assert_accessible(page, "planets full rules on a phone")
+    shoot(page, "planets-full-strategy-390.png")
+    checked(page, "planets full rules on a phone")
     pick_cards(server, gid, players)
     rng = random.Random(SEED + 1)
     until(server, gid, players, rng, lambda x: x["stage"] == "status")
@@ -389,7 +402,7 @@ def test_a_full_rules_game_fits_a_phone(server: Server, people: People) -> None:
     synced(server, gid, placer)
     settle(placer.page)
     assert placer.page.evaluate("document.documentElement.scrollWidth") <= 390
-    placer.page.screenshot(path=str(SHOTS / "planets-full-status-390.png"), full_page=True)
+    shoot(placer.page, "planets-full-status-390.png")
 
 
 def from_board(
@@ -438,9 +451,8 @@ def test_barrage_dice_and_a_retreat_on_the_page(server: Server, people: People) 
     expect(spectator.locator(f"{red} .die")).to_have_text(["9", "9"])
     expect(spectator.locator(f"{red} .pc-hits")).to_have_text("2 hits")
     expect(spectator.locator('#pc-rounds li[data-round="1"]')).to_contain_text("9")
-    spectator.locator("#pc-last-combat").screenshot(
-        path=str(SHOTS / "planets-full-barrage-390.png")
-    )
+    spectator.wait_for_function(STYLED)
+    box.screenshot(path=str(SHOTS / "planets-full-barrage-390.png"))
     blue = players[1]
     blue.page = open_game(people, blue, gid)
     expect(blue.page.locator('#pc-controls [data-action="destroy fighter"]')).to_be_visible()
@@ -466,8 +478,8 @@ def test_barrage_dice_and_a_retreat_on_the_page(server: Server, people: People) 
     expect(stay).to_have_text("Stay and fight")
     retreat = page.locator('#pc-controls [data-action="retreat to 0204"]')
     expect(retreat).to_have_text("Retreat to 0204")
-    page.screenshot(path=str(SHOTS / "planets-full-retreat-1366.png"))
-    assert_accessible(page, "planets full rules, a retreat to announce")
+    shoot(page, "planets-full-retreat-1366.png", full=False)
+    checked(page, "planets full rules, a retreat to announce")
     send(page, retreat)
     # Announced now, carried out after this round's hits (the server's dice decide them).
     expect(page.locator("#pc-log")).to_contain_text("Blue announces a retreat to 0204")

@@ -300,15 +300,25 @@ export class PlanetsBoard {
       h("h3", {}, tree.label),
       hint,
       fleets.size ? this.fleetForm(fleets) : null,
-      groups.map((g) => h("div", { class: "pc-group", dataset: { group: g.key } }, h("div", { class: "pc-group-label" }, g.label), body(g))),
+      groups.map((g) => h("div", { class: "pc-group", dataset: { group: g.key } }, h("div", { class: "pc-group-label" }, this.groupLabel(g, tree)), body(g))),
     );
+  }
+
+  /** A group's title; planets exhausted to buy tokens or pay the custodians give influence. */
+  groupLabel(g, tree) {
+    const v = this.view();
+    const forInfluence = v.round_step === "buy" || (tree.children || []).some((x) => x.key === "toll");
+    return g.key === "pay" && forInfluence ? `Exhaust planets for influence (gathered ${v.influence || 0})` : g.label;
   }
 
   /** A leaf's notation in words where that reads better on a button ("stay" and the like). */
   leafWords(action) {
     if (action === "stay") return "Stay and fight";
-    const m = /^(retreat to|fire at|pick|remove|place (\S+) on) (.+)$/.exec(action);
+    const m = /^(retreat to|fire at|pick|remove|speaker|grant|lift|place (\S+) on) (.+)$/.exec(action);
     if (!m) return action;
+    if (m[1] === "speaker") return `Give the speaker token to ${titleCase(m[3])}`;
+    if (m[1] === "grant") return `Let ${titleCase(m[3])} follow without a token`;
+    if (m[1] === "lift") return `Take your token off ${m[3]}`;
     if (m[1] === "retreat to") return `Retreat to ${m[3]}`;
     if (m[1] === "fire at") return `Fire at ${titleCase(m[3])}`;
     if (m[1] === "pick") return `Pick ${titleCase(m[3])}`;
