@@ -474,6 +474,8 @@ def test_barrage_dice_and_a_retreat_on_the_page(server: Server, people: People) 
     )
     blue = players[1]
     page = blue.page = open_game(people, blue, gid)
+    expect(page.locator("#pc-last-combat")).to_contain_text("Space combat at 0203")
+    expect(page.locator("#pc-barrage")).to_have_count(0)  # no destroyers: no barrage drawn
     stay = page.locator('#pc-controls [data-action="stay"]')
     expect(stay).to_have_text("Stay and fight")
     retreat = page.locator('#pc-controls [data-action="retreat to 0204"]')

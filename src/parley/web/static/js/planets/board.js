@@ -240,7 +240,7 @@ export class PlanetsBoard {
           s("text", { x: spot.x, y: spot.y + 4, class: "pc-values" }, `${p.resources}/${p.influence}`),
         );
         if (custodians === name) {
-          parts.push(s("g", { class: "pc-custodians", dataset: { custodians: name } }, s("title", {}, "Custodians: 6 influence removes them and gives 1 point"), s("rect", { x: spot.x - 56, y: spot.y - 6, width: 40, height: 11, rx: 3 }), fitted({ x: spot.x - 36, y: spot.y + 2 }, "custodians", 36, "700 7px")));
+          parts.push(s("g", { class: "pc-custodians", dataset: { custodians: name } }, s("title", {}, "Custodians: 6 influence removes them and gives 1 point"), s("rect", { x: spot.x - 52, y: spot.y - 6, width: 36, height: 11, rx: 3 }), fitted({ x: spot.x - 34, y: spot.y + 2 }, "custodians", 33, "700 7px")));
         }
         if (p.control_token) {
           parts.push(s("rect", { x: spot.x + 8, y: spot.y - 16, width: 8, height: 8, class: "pc-control-token", fill: COLOURS[owner], dataset: { token: name } }));

@@ -46,7 +46,8 @@ export function lastCombatBox(fight, colour, paint) {
     { class: "pc-last-combat", id: "pc-last-combat", "aria-label": "last combat", dataset: { kind: fight.kind, result: fight.result || "" } },
     h("div", { class: "pc-last-title" }, `Last combat: ${KIND[fight.kind] || fight.kind} at ${fight.where}`),
     h("div", { class: "small" }, who(fight.attacker), fight.kind.startsWith("space_cannon") ? " fires on " : fight.kind === "bombardment" ? " bombards " : " against ", who(fight.defender)),
-    fight.barrage ? barrageBox(fight, sides, colour) : null,
+    // A barrage nobody could fire (no such units on either side) is not drawn.
+    fight.barrage && fight.barrage.rolls.some((r) => r.length) ? barrageBox(fight, sides, colour) : null,
     h(
       "ol",
       { class: "pc-rounds", id: "pc-rounds", tabindex: 0, "aria-label": "the rounds of the combat" },
