@@ -184,6 +184,15 @@ def illuminati_turn(table: Table, page: Page) -> None:
         for b in visible(controls.locator("[data-action], .il-choice"))
         if b.evaluate("(e) => !e.closest('#il-all-options')")
     ]
+    every = controls.locator("#il-all-options")
+    if not every.evaluate("(e) => e.open"):
+        every.locator("summary").click()
+    options = visible(every.locator("button[data-action]"))
+    # Attacks are what the game is about: announced half the times one is offered.
+    attacks = [b for b in options if re.match(r"attack \S", b.get_attribute("data-action") or "")]
+    if attacks and rng.random() < 0.5:
+        rng.choice(attacks).click()
+        return
     ending = [b for b in prompt if (b.get_attribute("id") or "") in ("il-done", "il-pass")]
     if ending and rng.random() < 0.35:
         rng.choice(ending).click()
@@ -191,10 +200,6 @@ def illuminati_turn(table: Table, page: Page) -> None:
     if prompt and rng.random() < 0.6:
         rng.choice(prompt).click()
         return
-    every = controls.locator("#il-all-options")
-    if not every.evaluate("(e) => e.open"):
-        every.locator("summary").click()
-    options = visible(every.locator("button[data-action]"))
     assert options, "the player's decision offers nothing to click"
     rng.choice(options).click()
 

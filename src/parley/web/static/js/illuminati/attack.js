@@ -21,16 +21,15 @@ export const TERMS = {
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 /**
- * The chance of an attack that needs `need` or less on two dice, in words. A roll of 11 or
- * 12 always fails (docs/illuminati.md), so a need of 33 is not a sure thing: the player is
- * told so, with the count of the 36 throws that win.
+ * The chance of an attack that needs `need` or less on two dice, in words: the count of the
+ * 36 throws that win. A roll of 11 or 12 always fails (docs/illuminati.md), so a need of 33
+ * is not a sure thing; from a need of 11 up the player is told why it is not.
  */
 export function needWords(need) {
   let wins = 0;
   for (let sum = 2; sum <= Math.min(need, 10); sum += 1) wins += 6 - Math.abs(sum - 7);
   if (wins === 0) return "cannot succeed";
-  const odds = `${wins} in 36`;
-  return need >= 10 ? `${odds}: only 11 or 12 fails` : `${odds}; 11 or 12 always fails`;
+  return need >= 11 ? `${wins} in 36: 11 or 12 always fails` : `${wins} in 36`;
 }
 
 /** The actions taken since the current attack was announced, by seat (from the public log of
