@@ -405,6 +405,30 @@ def test_a_full_rules_game_fits_a_phone(server: Server, people: People) -> None:
     shoot(placer.page, "planets-full-status-390.png")
 
 
+def test_a_six_player_full_game_ends_in_the_browser(server: Server, people: People) -> None:
+    players = [sign_up(server, f"p6{i}") for i in range(6)]
+    watcher = sign_up(server, "p6w")
+    gid = new_game(server, players, watcher, {"rounds": "1"})
+    for p in players:
+        p.page = open_game(people, p, gid)
+    spectator = open_game(people, watcher, gid)
+    expect(spectator.locator("#pc-strategy .pc-scard")).to_have_count(8)
+    expect(spectator.locator(".pc-player .pc-sheet")).to_have_count(6)
+    pick_cards(server, gid, players)  # one card each with five or six players
+    v = view(server, gid, watcher)
+    assert sorted(c["holder"] for c in v["strategy_cards"] if c["holder"] is not None) == list(
+        range(6)
+    )
+    rng = random.Random(SEED + 6)
+    for _ in range(800):
+        if not play_one(server, gid, players, rng):
+            break
+    assert view(server, gid, watcher)["over"]
+    drawn(spectator, int(state(server, gid, watcher)["state_id"]))
+    expect(spectator.locator("#pc-status")).to_contain_text("Game over")
+    shoot(spectator, "planets-full-six-over-1366.png")
+
+
 def from_board(
     server: Server, board: dict[str, Any], lines: list[str]
 ) -> tuple[str, list[Person], Person]:
