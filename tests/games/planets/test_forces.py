@@ -3,6 +3,7 @@ values, position checks, and the size of the legal move lists."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -195,3 +196,48 @@ def test_the_view_shows_capacity_the_barrage_and_an_announced_retreat() -> None:
     assert "0203 red: 2 / 4" in text
     assert "Retreat announced: blue to 0204" in text
     assert "anti-fighter barrage: red [2, 3] (0 hits), blue [] (0 hits)" in text
+
+
+def test_combined_loads_are_judged_as_a_whole() -> None:
+    """Two listed loads of the same ships, merged into one move: accepted exactly when the
+    merged cargo fits the ships and each place has it; accepted ones move every unit named."""
+    from parley.agents.bots import decide, make_bot
+    from parley.games.planets.engine import move_problem
+    from parley.games.planets.state import Stage
+
+    merged_ok = merged_refused = 0
+    for seed in range(4):
+        match = Match(RULES, 3, {"rules": "full"}, seed=seed)
+        bot = make_bot("heuristic", RULES)
+        rng = Rng(seed)
+        for _ in range(500):
+            if match.outcome() is not None:
+                break
+            state = match.state
+            seat = match.turn().owed[0].seat
+            if state.stage is Stage.MOVE and not state.hits and not state.trims:
+                loads: dict[tuple[str, tuple[tuple[str, int], ...]], list[Move]] = {}
+                for m in match.legal_actions(seat):
+                    if isinstance(m, Move) and m.cargo:
+                        loads.setdefault((m.source, m.units), []).append(m)
+                for group in loads.values():
+                    for a, b in itertools.pairwise(group):
+                        if {(p, k) for p, k, _ in a.cargo} & {(p, k) for p, k, _ in b.cargo}:
+                            continue
+                        cargo = tuple(sorted(a.cargo + b.cargo))
+                        both = Move(a.source, a.units, a.dest, cargo)
+                        room = sum(UNITS[k].capacity * n for k, n in a.units)
+                        fits = sum(n for _, _, n in cargo) <= room
+                        assert (move_problem(state, seat, both) is None) == fits, both
+                        if fits:
+                            other = RULES.clone(state)
+                            RULES.apply(other, seat, both)
+                            for place, kind, n in cargo:
+                                assert other.where(place).count(seat, kind) == (
+                                    state.where(place).count(seat, kind) - n
+                                )
+                            merged_ok += 1
+                        else:
+                            merged_refused += 1
+            match.act(seat, RULES.format(decide(bot, match, seat, rng)))
+    assert merged_ok and merged_refused
