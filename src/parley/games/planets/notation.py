@@ -3,7 +3,10 @@
 Canonical forms: `activate 0203`, `pass`, `move 2 cruiser 1 carrier 2 infantry from 0102
 to 0203`, `done`, `destroy cruiser`, `sustain dreadnought`, `bombard Vesta`, `bombard
 none`, `commit 2 infantry 1 mech to Vesta`, `explore hazardous at Vesta`, `exhaust Vesta`,
-`spend trade good`, `produce 2 infantry at Aurel`. Reading ignores case, extra spaces and
+`spend trade good`, `produce 2 infantry at Aurel`; under the full rules also `move 1 carrier
+from 0102 to 0203 with 1 fighter from 0102, 2 infantry from Vesta`, `fire at blue`,
+`retreat to 0204` and `stay` (the round's own actions are written further down). Reading
+ignores case, extra spaces and
 plurals, accepts unit abbreviations (`dread`, `inf`), `home` for the seat's home planet,
 and `explore <trait>` when one planet awaits exploration.
 """
