@@ -11,7 +11,7 @@ from . import engine, strategy
 from .actions import Aim, Move, Produce, Retreat, Stay
 from .galaxy import SystemKind
 from .notation import cargo_text
-from .state import PlanetsState, Stage, who
+from .state import Area, PlanetsState, Stage, who
 from .units import CARGO, DOCK_FIGHTERS, GROUND, SHIPS, STRUCTURES, UNITS, cost_of
 
 TRIM_ORDER = ("fighter", "infantry", "mech")  # excess cargo goes cheapest first
@@ -56,6 +56,15 @@ def trim(state: PlanetsState, sid: str, seat: int) -> None:
 
 
 # --- transport ------------------------------------------------------------------------------
+
+
+def transfer(source: Area, target: Area, seat: int, kind: str, n: int) -> None:
+    """Move `n` units of a type between areas, damaged ones first (they stay damaged)."""
+    damaged = min(n, source.hurt(seat, kind))
+    source.remove(seat, kind, n, damaged)
+    target.add(seat, kind, n)
+    if damaged:
+        target.set_hurt(seat, kind, target.hurt(seat, kind) + damaged)
 
 
 def system_of(state: PlanetsState, place: str) -> str | None:
@@ -176,14 +185,8 @@ def move_problem(state: PlanetsState, seat: int, move: Move, dist: dict[str, int
 def move(state: PlanetsState, seat: int, action: Move) -> None:
     """Ships and their cargo arrive together; what the ships left behind without capacity
     at the start is removed (note 4 of 95)."""
-    dest = state.space[action.dest]
     for place, kind, n in action.cargo:
-        area = state.where(place)
-        damaged = min(n, area.hurt(seat, kind))
-        area.remove(seat, kind, n, damaged)
-        dest.add(seat, kind, n)
-        if damaged:
-            dest.set_hurt(seat, kind, dest.hurt(seat, kind) + damaged)
+        transfer(state.where(place), state.space[action.dest], seat, kind, n)
     engine.log(
         state,
         "move",
@@ -438,15 +441,9 @@ def carry_out_retreat(state: PlanetsState) -> None:
         return
     if engine.fleet_owner(source, seat) is None:
         return  # 78.7a: the enemy has no ships left; the combat simply ends
-    for kind in [*SHIPS, *GROUND]:
-        n = source.count(seat, kind)
-        if not n or (kind in SHIPS and not UNITS[kind].move and kind not in CARGO):
-            continue
-        damaged = source.hurt(seat, kind)
-        source.remove(seat, kind, n, damaged)
-        target.add(seat, kind, n)
-        if damaged:
-            target.set_hurt(seat, kind, target.hurt(seat, kind) + damaged)
+    for kind in [*SHIPS, *GROUND]:  # every ship moves or (fighters) is carried
+        if source.count(seat, kind):
+            transfer(source, target, seat, kind, source.count(seat, kind))
     engine.log(
         state,
         "retreat",
