@@ -431,9 +431,7 @@ def _fill(state: PlanetsState, me: int, move: Move, troops: int, fight: bool) ->
         for kind in GROUND:
             troops -= take(place, kind, troops)
     space_left = {k: n for k, n in left.get(move.source, {}).items()}
-    stay_room = sum(
-        (state.space[move.source].count(me, k) - ships.get(k, 0)) * UNITS[k].capacity for k in SHIPS
-    )
+    stay_room = _stay_room(state, me, move)
     ground_left = sum(space_left.get(k, 0) for k in GROUND)
     for kind in GROUND:
         ground_left -= take(move.source, kind, max(0, ground_left - stay_room))
@@ -456,12 +454,18 @@ def _fill(state: PlanetsState, me: int, move: Move, troops: int, fight: bool) ->
     return fuller if move_problem(state, me, fuller) is None else move
 
 
+def _stay_room(state: PlanetsState, me: int, move: Move) -> int:
+    """The capacity of the ships a move leaves in its start system."""
+    taken = dict(move.units)
+    area = state.space[move.source]
+    return sum((area.count(me, k) - taken.get(k, 0)) * UNITS[k].capacity for k in SHIPS)
+
+
 def _stranded(state: PlanetsState, me: int, move: Move) -> int:
     """Full rules: the fighters and ground forces a move would leave behind in its start
     system's space area without capacity (they would be removed)."""
     area = state.space[move.source]
-    taken = dict(move.units)
-    room = sum((area.count(me, k) - taken.get(k, 0)) * UNITS[k].capacity for k in SHIPS)
+    room = _stay_room(state, me, move)
     shelter = DOCK_FIGHTERS * docks_in(state, me, move.source)
     aboard = {k: n for p, k, n in move.cargo if p == move.source}
     fighters = area.count(me, "fighter") - aboard.get("fighter", 0)
