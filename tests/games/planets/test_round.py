@@ -94,3 +94,47 @@ def test_a_position_with_broken_round_fields_is_refused() -> None:
     compact = RULES.write_position(Match(RULES, 3, {"rules": "compact"}, seed=2).state)
     with pytest.raises(BadPosition, match="compact rules"):
         RULES.read_position({**compact, "holders": [None] * 8})
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("take Accord", "pick accord"),
+        ("pick 2", "pick accord"),
+        ("strategy 8", "strategy dominion"),
+        ("Follow DOMINION", "follow dominion"),
+        ("decline", "decline"),
+        ("tokens 3 3 2", "tokens 3 3 2"),
+        ("buy a token", "buy token"),
+        ("seal 203", "seal 0203"),
+        ("ready vesta", "ready Vesta"),
+        ("speaker Blue", "speaker blue"),
+        ("place spacedock on vesta", "place dock on Vesta"),
+        ("grant green", "grant green"),
+        ("lift 0203", "lift 0203"),
+        ("score throne", "score throne"),
+        ("remove dread", "remove dreadnought"),
+        ("pay the custodians", "pay custodians"),
+    ],
+)
+def test_the_round_is_read_leniently_and_written_canonically(text: str, canonical: str) -> None:
+    action = RULES.parse(text)
+    assert RULES.format(action) == canonical
+    assert RULES.parse(canonical) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("pick banana", "not a strategy card"),
+        ("pick 9", "not a strategy card"),
+        ("tokens 3 3", "three counts"),
+        ("speaker pink", "not a player's colour"),
+        ("score nothing", "not an objective"),
+    ],
+)
+def test_bad_round_notation_is_refused_with_the_reason(text: str, words: str) -> None:
+    from parley.kernel import InvalidAction
+
+    with pytest.raises(InvalidAction, match=words):
+        RULES.parse(text)
