@@ -75,14 +75,21 @@ def system_of(state: PlanetsState, place: str) -> str | None:
     return planet.system if planet is not None else None
 
 
-def boarding_places(state: PlanetsState, seat: int, source: str, reach: int) -> list[str]:
+def boarding_places(
+    state: PlanetsState,
+    seat: int,
+    source: str,
+    reach: int,
+    to_active: dict[str, int] | None = None,
+) -> list[str]:
     """Where ships moving from `source` with `reach` moves may take cargo aboard: the start
     system (space and planets), each system they can pass through on the way, and the
     active system's planets; never a system holding the seat's command token other than the
     active one (95.3)."""
     active = state.active
     assert active is not None
-    to_active = engine.distances(state, seat, active)
+    if to_active is None:
+        to_active = engine.distances(state, seat, active)
     from_source = engine.distances(state, seat, source)
     out: list[str] = []
     for sid in state.galaxy.systems:
@@ -120,11 +127,19 @@ def moves(state: PlanetsState, seat: int) -> Iterator[Move]:
         if sid == active or sid not in dist or seat in state.tokens.get(sid, []):
             continue
         area = state.space[sid]
+        if seat not in area.units:
+            continue
+        reached: dict[int, list[str]] = {}  # boarding places by the ships' move value
         for kind in SHIPS:
             have, stats = area.count(seat, kind), UNITS[kind]
             if not have or not stats.move or stats.move < dist[sid]:
                 continue
-            places = boarding_places(state, seat, sid, stats.move) if stats.capacity else []
+            if not stats.capacity:
+                places = []
+            elif stats.move not in reached:
+                places = reached[stats.move] = boarding_places(state, seat, sid, stats.move, dist)
+            else:
+                places = reached[stats.move]
             offers = [(p, on_board(state, seat, p)) for p in places]
             for n in range(1, have + 1):
                 units = ((kind, n),)
@@ -156,6 +171,7 @@ def move_problem(state: PlanetsState, seat: int, move: Move, dist: dict[str, int
     reach = min(UNITS[k].move for k in counts)
     seen: set[tuple[str, str]] = set()
     load = 0
+    places = boarding_places(state, seat, move.source, reach, dist) if move.cargo else []
     for place, kind, n in move.cargo:
         if (place, kind) in seen or n <= 0:
             return "name each cargo type once per place, with a positive count"
@@ -171,7 +187,7 @@ def move_problem(state: PlanetsState, seat: int, move: Move, dist: dict[str, int
             return f"your units in the space area of {active} are there already"
         if sid != active and seat in state.tokens.get(sid, []):
             return f"nothing boards in {sid}: your command token is there (95.3)"
-        if place not in boarding_places(state, seat, move.source, reach):
+        if place not in places:
             return f"ships from {move.source} neither start in nor pass through {sid}"
         have = state.where(place).count(seat, kind)
         if have < n:
