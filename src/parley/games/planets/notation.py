@@ -48,6 +48,10 @@ EXAMPLES = (
     "explore hazardous at Vesta",
     "produce 2 infantry at home",
     "pass",
+    "pick accord",
+    "strategy accord",
+    "follow accord",
+    "tokens 3 3 2",
 )
 
 
