@@ -386,6 +386,8 @@ def end_words(game: str, page: Page) -> None:
         facts = page.locator(".il-facts").inner_text()
         late = re.search(r"Round (\d+) of (\d+)", facts)
         assert not late or int(late[1]) <= int(late[2]), f"after the end: {facts}"
+    if game == "planets":
+        expect(page.locator("#pc-controls")).to_be_hidden()  # no empty card beside the map
     if game == "diplomacy":
         expect(page.locator("#phase")).to_have_text("Game over")  # not the phase after it
         if page.locator("#tab-orders").count():

@@ -275,6 +275,8 @@ export class PlanetsBoard {
   drawControls() {
     const v = this.view();
     const tree = this.tree();
+    // Over, there is nothing to choose: no empty card is left standing beside the map.
+    this.controls.hidden = Boolean(v.over && !tree);
     if (!tree) {
       refill(this.controls, v.over ? null : h("p", { class: "muted" }, `Waiting for ${titleCase(this.colourOf(v.to_act))}.`));
       return;
