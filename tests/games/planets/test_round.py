@@ -138,3 +138,23 @@ def test_bad_round_notation_is_refused_with_the_reason(text: str, words: str) ->
 
     with pytest.raises(InvalidAction, match=words):
         RULES.parse(text)
+
+
+def test_a_secondary_asks_the_others_in_turn_and_the_table_shows_who() -> None:
+    match: Match[Any, Any] = Match(RULES, 4, seed=2)
+    state = match.state
+    while state.stage.value == "strategy":
+        seat = match.turn().owed[0].seat
+        match.act(seat, RULES.format(match.legal_actions(seat)[0]))
+    assert RULES.window(state) is None
+    holder = match.turn().owed[0].seat
+    card = next(a for a in match.legal_actions(holder) if type(a).__name__ == "Strategic")
+    match.act(holder, RULES.format(card))
+    while state.stage.value == "primary":
+        match.act(holder, RULES.format(match.rules.default_action(state, holder)))
+    order = [(holder + k) % 4 for k in range(1, 4)]
+    asked = match.turn().owed[0].seat
+    window = RULES.window(state)
+    assert window is not None
+    at = order.index(asked)
+    assert window.answered == tuple(order[:at]) and window.later == tuple(order[at + 1 :])

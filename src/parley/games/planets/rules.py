@@ -21,6 +21,7 @@ from parley.kernel import (
     Structure,
     Turn,
     Viewer,
+    Window,
 )
 
 from . import engine, strategy, view
@@ -219,6 +220,11 @@ class PlanetsRules(Rules[PlanetsState, Action]):
             kind = state.stage.value
             prompt = view.STEP_NAMES[state.stage]
         return Turn(owed=(Owed(seat, kind, prompt),))
+
+    def window(self, state: PlanetsState) -> Window | None:
+        """A strategy card's secondary and the status phase's tokens ask the seats in turn."""
+        found = strategy.window(state)
+        return None if found is None else Window(answered=found[0], later=found[1])
 
     def legal_actions(self, state: PlanetsState, seat: int) -> Sequence[Action]:
         return engine.legal(state, seat)

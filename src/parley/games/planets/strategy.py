@@ -1077,3 +1077,19 @@ def reason(problem: str) -> str | None:
     if problem.startswith("not now") or problem.startswith("not yet"):
         return "wrong_phase"
     return next((tag for words, tag in REASONS if words in problem), None)
+
+
+def window(state: PlanetsState) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """Seats asked one after another: a card's secondary (clockwise from the holder's left)
+    and the status phase's token placement (initiative order): (answered, later)."""
+    if state.compact or not state.followers:
+        return None
+    if state.strategic is not None and state.stage is not Stage.PRIMARY:
+        holder = state.holders[state.strategic - 1] or 0
+        order = [(holder + k) % state.seats for k in range(1, state.seats)]
+    elif state.stage is Stage.STATUS:
+        order = initiative(state)
+    else:
+        return None
+    done = len(order) - len(state.followers)
+    return tuple(order[:done]), tuple(state.followers[1:])
