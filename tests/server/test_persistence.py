@@ -33,7 +33,7 @@ def services(database_url: str) -> Iterator[Services]:
 
 def test_migrations_build_exactly_the_models(services: Services) -> None:
     engine = services.tables.db.engine
-    assert current_revision(engine) == "0015"
+    assert current_revision(engine) == "0016"
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -116,7 +116,7 @@ def test_illuminati_games_from_before_new_options_keep_their_rules(services: Ser
         # The data migrations to test; the later ones create what the models made already.
         command.upgrade(config, "0009")
         command.stamp(config, "head")
-    assert current_revision(engine) == "0015"
+    assert current_revision(engine) == "0016"
     with engine.connect() as conn:
         options = dict(conn.execute(select(Game.id, Game.options)).all())
     assert options[old] == {
@@ -331,7 +331,7 @@ def test_processes_starting_together_migrate_once(database_url: str) -> None:
     ]
     results = [p.communicate(timeout=60) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [err[-500:] for _, err in results]
-    assert [out.strip() for out, _ in results] == ["0015"] * 3
+    assert [out.strip() for out, _ in results] == ["0016"] * 3
 
 
 def test_planets_games_from_before_the_rules_option_keep_the_compact_game(
