@@ -297,7 +297,8 @@ def test_the_typed_pick_counts_on_ready_and_counts_and_combats_read_right(
 def test_the_event_list_shows_two_digit_numbers_and_hits_in_words(
     people: People, screenshots: Path
 ) -> None:
-    match = played("planets", 1, 130)  # seed 1: a combat with hits by then
+    # seed 1: a combat with hits by then (the compact game, where random play fights early)
+    match = played("planets", 1, 130, {"rules": "compact"})
     page = open_board(people, board_data(match, "planets", 0))
     log = page.locator("#pc-log")
     expect(log.locator("li")).to_have_count(10)

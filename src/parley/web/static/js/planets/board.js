@@ -429,7 +429,7 @@ export class PlanetsBoard {
 
   drawSteps() {
     const v = this.view();
-    const shown = (v.events || []).slice(-12);
+    const shown = (v.events || []).slice(-10);
     fill(
       this.steps,
       h("h3", {}, "Lately"),
