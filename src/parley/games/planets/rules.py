@@ -285,7 +285,7 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         groups: dict[str, list[Action]] = {}
         titles: dict[str, str] = {}
         for action in engine.legal(state, seat):
-            key, title = _group(action)
+            key, title = _group(action, state.stage)
             groups.setdefault(key, []).append(action)
             titles[key] = title
         children = tuple(
@@ -370,7 +370,7 @@ def _most(fleets: Sequence[OptionNode]) -> int:
     return max(int(f.key.split()[0]) for f in fleets)
 
 
-def _group(action: Action) -> tuple[str, str]:
+def _group(action: Action, stage: Stage) -> tuple[str, str]:
     found = strategy.group(action)
     if found is not None:
         return found
@@ -387,7 +387,9 @@ def _group(action: Action) -> tuple[str, str]:
     if isinstance(action, Explore):
         return "explore", "Explore"
     if isinstance(action, Exhaust | SpendGood):
-        return "pay", "Exhaust planets for resources"
+        # Production pays in resources; a strategy card or the custodians' toll in influence.
+        what = "resources" if stage is Stage.PRODUCE else "influence"
+        return "pay", f"Exhaust planets or spend trade goods for {what}"
     if isinstance(action, Produce):
         return "produce", "Produce"
     if isinstance(action, Aim):

@@ -324,7 +324,7 @@ def render(observation: Mapping[str, Any]) -> str:
         ]
         lines.append(
             f"  {p['colour']:<7} {p['points']} pt, {p['tactics']} {kind} tokens"
-            f"{', passed' if p['passed'] else ''}, {p['trade_goods']} trade goods, "
+            f"{', passed' if p['passed'] else ''}, {_goods(p['trade_goods'])}, "
             f"spendable {p['ready_resources']} resources / {p['ready_influence']} influence"
             f"{', fragments ' + ' '.join(p['fragments']) if p['fragments'] else ''}"
             f"{'  <- ' + ', '.join(marks) if marks else ''}"
@@ -396,6 +396,10 @@ def render(observation: Mapping[str, Any]) -> str:
             now += f"; {colours[view['to_act']]} to act"
         lines.append(now)
     return "\n".join(lines)
+
+
+def _goods(n: int) -> str:
+    return f"{n} trade good{'s' * (n != 1)}"
 
 
 def _round_lines(view: Mapping[str, Any], colours: Sequence[str]) -> list[str]:
