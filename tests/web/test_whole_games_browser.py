@@ -29,7 +29,6 @@ from tests.web.pages import join_by_id, same_player_elsewhere, settle, sign_in, 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SCREENS = Path(os.environ.get("PARLEY_SCREENS", "/work/screens"))
-SIZES = ((1366, 900), (390, 844))
 # What the board area says about the state it shows (game.js sets it on every redraw).
 STATE_ID = "#board"
 SHOWN_OVER = "#game-over:not([hidden])"
