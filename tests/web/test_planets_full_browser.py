@@ -400,6 +400,14 @@ def test_a_full_rules_game_fits_a_phone(server: Server, people: People) -> None:
     placer = owner(server, gid, players)
     assert placer is not None and placer.page is not None
     synced(server, gid, placer)
+    # Past the picks, a phone folds the cards' texts away until asked.
+    texts = placer.page.locator("#pc-card-texts")
+    expect(texts).to_have_attribute("aria-pressed", "false")
+    expect(placer.page.locator("#pc-strategy .pc-scard-text")).to_have_count(0)
+    texts.click()
+    expect(placer.page.locator("#pc-strategy .pc-scard-text")).to_have_count(16)
+    texts.click()
+    expect(placer.page.locator("#pc-strategy .pc-scard-text")).to_have_count(0)
     settle(placer.page)
     assert placer.page.evaluate("document.documentElement.scrollWidth") <= 390
     shoot(placer.page, "planets-full-status-390.png")

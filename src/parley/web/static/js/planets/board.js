@@ -316,11 +316,12 @@ export class PlanetsBoard {
   /** A leaf's notation in words where that reads better on a button ("stay" and the like). */
   leafWords(action) {
     if (action === "stay") return "Stay and fight";
-    const m = /^(retreat to|fire at|pick|remove|speaker|grant|lift|place (\S+) on) (.+)$/.exec(action);
+    const m = /^(retreat to|fire at|pick|remove|speaker|grant|lift|seal|place (\S+) on) (.+)$/.exec(action);
     if (!m) return action;
     if (m[1] === "speaker") return `Give the speaker token to ${titleCase(m[3])}`;
     if (m[1] === "grant") return `Let ${titleCase(m[3])} follow without a token`;
     if (m[1] === "lift") return `Take your token off ${m[3]}`;
+    if (m[1] === "seal") return `Name ${m[3]}`;
     if (m[1] === "retreat to") return `Retreat to ${m[3]}`;
     if (m[1] === "fire at") return `Fire at ${titleCase(m[3])}`;
     if (m[1] === "pick") return `Pick ${titleCase(m[3])}`;
@@ -404,7 +405,14 @@ export class PlanetsBoard {
   /** The fuller round's strategy panel (nothing under the compact rules). */
   drawRound() {
     const v = this.view();
-    refill(this.round, v.rules === "full" ? strategyPanel(v, this.tree(), { act: (a) => this.act(a), colourOf: (seat) => this.colourOf(seat), paint: (c) => COLOURS[c] || "#999" }) : null);
+    // On a phone the cards' texts start folded once the picks are over (the ability buttons
+    // repeat the text that matters); a button shows or hides them.
+    if (this.cardTexts === undefined) this.cardTexts = window.innerWidth > 760;
+    const toggle = () => {
+      this.cardTexts = !this.cardTexts;
+      this.drawRound();
+    };
+    refill(this.round, v.rules === "full" ? strategyPanel(v, this.tree(), { act: (a) => this.act(a), colourOf: (seat) => this.colourOf(seat), paint: (c) => COLOURS[c] || "#999", texts: this.cardTexts, toggle }) : null);
   }
 
   drawExplored() {

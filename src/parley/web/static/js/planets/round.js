@@ -23,7 +23,7 @@ function cardOf(cards, action) {
  * The strategy panel: speaker, initiative, the card being resolved, and the eight cards.
  * A card the player may pick now is a button sending its `pick` leaf.
  */
-export function strategyPanel(v, tree, { act, colourOf, paint }) {
+export function strategyPanel(v, tree, { act, colourOf, paint, texts = true, toggle = null }) {
   const cards = v.strategy_cards || [];
   const picks = new Map(groupLeaves(tree, "pick").map((l) => [l.action, l]));
   const name = (seat) => (seat === v.you ? "You" : titleCase(colourOf(seat)));
@@ -31,6 +31,8 @@ export function strategyPanel(v, tree, { act, colourOf, paint }) {
   const order = v.initiative || [];
   const resolving = v.strategic;
   const custodians = v.custodians || {};
+  // While cards are picked their texts always show; later a player may fold them away.
+  const showTexts = texts || picks.size > 0 || v.stage === "strategy";
   const facts = [
     h("span", { class: "pc-fact", id: "pc-speaker", dataset: { seat: v.speaker } }, "Speaker: ", swatch(v.speaker), name(v.speaker)),
     h(
@@ -52,8 +54,8 @@ export function strategyPanel(v, tree, { act, colourOf, paint }) {
     const body = [
       h("span", { class: "pc-scard-head" }, h("span", { class: "pc-scard-no" }, String(c.number)), h("span", { class: "pc-scard-name" }, titleCase(c.name))),
       h("span", { class: "pc-scard-holder" }, holder === null ? null : swatch(holder), state, c.trade_goods ? h("span", { class: "pc-scard-goods" }, ` · ${c.trade_goods} trade good${c.trade_goods === 1 ? "" : "s"} on it`) : null),
-      h("span", { class: "pc-scard-text" }, h("strong", {}, "Primary: "), c.primary),
-      h("span", { class: "pc-scard-text" }, h("strong", {}, "Secondary: "), c.secondary),
+      showTexts ? h("span", { class: "pc-scard-text" }, h("strong", {}, "Primary: "), c.primary) : null,
+      showTexts ? h("span", { class: "pc-scard-text" }, h("strong", {}, "Secondary: "), c.secondary) : null,
     ];
     const attrs = {
       class: ["pc-scard", pick && "pickable", holder !== null && "held", c.used && "used", resolving && resolving.card === c.number && "resolving"],
@@ -67,7 +69,14 @@ export function strategyPanel(v, tree, { act, colourOf, paint }) {
   return h(
     "section",
     { class: "pc-strategy", id: "pc-strategy", "aria-label": "strategy cards" },
-    h("h3", {}, "Strategy cards"),
+    h(
+      "div",
+      { class: "pc-strategy-head" },
+      h("h3", {}, "Strategy cards"),
+      toggle && !(picks.size > 0 || v.stage === "strategy")
+        ? h("button", { type: "button", class: "small", id: "pc-card-texts", "aria-pressed": String(texts), onClick: toggle }, texts ? "Hide the cards' texts" : "Show the cards' texts")
+        : null,
+    ),
     h("div", { class: "pc-facts" }, facts),
     resolving
       ? h("p", { class: "pc-resolving", id: "pc-resolving", dataset: { card: resolving.card } }, `Resolving ${titleCase(resolving.name)}, ${name(resolving.holder)}'s card`, v.expected ? `: ${v.expected}` : "")
