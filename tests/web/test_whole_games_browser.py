@@ -389,6 +389,7 @@ def end_words(game: str, page: Page) -> None:
         expect(page.locator("#pc-controls")).to_be_hidden()  # no empty card beside the map
     if game == "diplomacy":
         expect(page.locator("#phase")).to_have_text("Game over")  # not the phase after it
+        expect(page.locator("#phase-select option:checked")).to_have_text("The end (game over)")
         if page.locator("#tab-orders").count():
             head = page.locator(".orders-head").text_content() or ""
             assert head.endswith("game over"), f"the orders tab after the end: {head}"

@@ -357,6 +357,8 @@ export class DiplomacyBoard {
   }
 
   itemLabel(item, index) {
+    // After the end, "now" is the phase that would have come next: it is the end, not a phase.
+    if (item.now && this.finished()) return "The end (game over)";
     const title = item.phase ? phaseTitle(item.phase) : `Step ${index + 1} (loading…)`;
     return item.now ? `${title} (now)` : title;
   }
