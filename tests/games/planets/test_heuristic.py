@@ -176,8 +176,8 @@ def test_planets_heuristic_follows_what_pays_and_declines_the_rest() -> None:
     state.holders[1], state.holders[4] = 1, 1  # Blue holds Accord and Commerce
     state.current = 1
     match = _in_step(match, "action")
+    # one system to name, no planet to ready: Accord's primary runs by itself
     match.act(1, "strategy accord")
-    match.act(1, "seal 0504")  # Blue's only planet is readied: nothing to ready, on it goes
     assert match.turn().owed[0].seat == 2
     # Green has no planet to ready: Accord's secondary gives nothing
     assert _planets_choice(match, 2) == "decline"

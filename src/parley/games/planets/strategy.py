@@ -996,7 +996,7 @@ def auto(state: PlanetsState) -> bool:
         return False
     seat = state.current
     options = legal(state, seat)
-    if len(options) == 1 and isinstance(options[0], Decline | Done):
+    if len(options) == 1:  # a single choice (the last card, nothing to follow with, ...)
         do(state, seat, options[0])
         return True
     if state.step == "tokens" and state.gain == 0 and not state.regroup:
