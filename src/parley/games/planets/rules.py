@@ -268,7 +268,10 @@ class PlanetsRules(Rules[PlanetsState, Action]):
         return engine.late_step(state, seat, action)
 
     def default_action(self, state: PlanetsState, seat: int) -> Action:
-        """Pass; end the step; no bombardment; the first hit or exploration offered."""
+        """Pass; end the step; no bombardment; the first hit or exploration offered. In the
+        fuller round the legal lists put the default first: the lowest card left, a strategic
+        action while passing is not allowed yet, `decline`, gained tokens to the tactic pool,
+        the cheapest ship over the fleet supply."""
         actions = engine.legal(state, seat)
         if not actions:
             raise IllegalAction(f"seat {seat} owes no decision now")
