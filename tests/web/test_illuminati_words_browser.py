@@ -129,3 +129,44 @@ def test_a_drawn_special_is_not_face_down_before_it_is_kept(people: People) -> N
     expect(card.nth(1)).to_have_text("Whispering Campaignup or down?")
     expect(card.nth(1)).to_have_attribute("title", re.compile(r"not placed yet"))
     expect(card.nth(2)).to_have_text("Deep Agent")
+
+
+LAST = """<!doctype html>
+<html><head><meta charset="utf-8"><link rel="stylesheet" href="/static/css/parley.css"></head>
+<body><main id="app"><section id="board"></section></main>
+<script type="module">
+import { lastAttackBox } from "/static/js/illuminati/results.js";
+window.harness = {
+  acts: [],
+  mount(data) {
+    const box = document.getElementById("board");
+    for (const last of data.attacks) box.append(lastAttackBox(last, (s) => `Player ${s + 1}`));
+  },
+};
+window.harnessReady = true;
+</script></body></html>"""
+
+
+def resolved(need: int, dice: list[int], result: str) -> dict[str, Any]:
+    return {
+        **attack(need, []),
+        "power": 8,
+        "resistance": 3,
+        "dice": dice,
+        "roll": sum(dice),
+        "result": result,
+    }
+
+
+def test_the_last_attack_says_why_a_roll_within_the_need_failed(people: People) -> None:
+    page: Page = people.page()
+    attacks = [
+        resolved(15, [5, 6], "failed"),  # within the need, but 11
+        resolved(6, [4, 5], "failed"),  # above the need: no more to say
+        resolved(15, [3, 4], "controlled"),
+    ]
+    mount_harness(page, LAST, {"attacks": attacks})
+    said = page.locator(".il-last-result")
+    expect(said).to_have_text(
+        ["The attack failed: 11 or 12 always fails", "The attack failed", "Controlled"]
+    )

@@ -46,8 +46,13 @@ export function lastAttackBox(last, name, outcome = null) {
     ),
     outcome
       ? h("div", { class: "il-last-result", id: "il-result" }, outcome)
-      : h("div", { class: "il-last-result", id: "il-last-result" }, RESULTS[last.result] || last.result),
+      : h("div", { class: "il-last-result", id: "il-last-result" }, RESULTS[last.result] || last.result, autoFail(last) ? ": 11 or 12 always fails" : ""),
   );
+}
+
+/** A failure the need alone does not explain: the roll was within it, but 11 or 12. */
+function autoFail(last) {
+  return last.result === "failed" && last.roll >= 11 && last.roll <= last.need;
 }
 
 /** Whether the log's attack line (`Player 2 attacks X with Y to control`) is `last`'s. */
