@@ -140,8 +140,11 @@ def test_the_llm_player_sees_its_seat_press_and_options_and_its_words_go_where_t
 
     assert result["status"] == "accepted", result
     shown = model.requests[0]["messages"][1]["content"]
+    # People read "England" (the game's seats); an agent reads the map's and the notation's
+    # "ENGLAND" everywhere, its own name included.
     names = server.api("GET", f"/api/games/{game_id}", host)["seats"]
-    assert f"You are {names[agent_seat]['name']} (seat {agent_seat})" in shown
+    assert names[agent_seat]["name"] == "England"
+    assert f"You are ENGLAND (seat {agent_seat})" in shown
     words = "Austria proposes: peace between England and France [DAIDE: PRP (PCE (ENG FRA))]"
     assert f"(seat {host_seat}) to ENGLAND: {words}" in shown  # press in words, DAIDE beside
     assert "Legal actions (composite: one option per group)" in shown

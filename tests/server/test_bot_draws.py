@@ -55,7 +55,14 @@ def test_heuristic_bots_not_ahead_accept_a_late_draw(live: LiveServer, users: Us
     its victory points; once no bot leads, the draw is agreed."""
     host = users("host")
     gid, me = _bot_game(
-        host, "planets", 3, "heuristic", period_seconds=60, disorder_after=0, options={"rounds": 6}
+        host,
+        "planets",
+        3,
+        "heuristic",
+        period_seconds=60,
+        disorder_after=0,
+        # The compact game: its seeded bots lead in turn, so the votes change as the points do.
+        options={"rounds": 6, "rules": "compact"},
     )
     proposals: list[tuple[int, dict[int, float], dict[str, bool]]] = []
     for _ in range(400):  # each deadline plays the host's default; the bots answer at once
