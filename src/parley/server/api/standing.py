@@ -10,9 +10,7 @@ from .deps import GameId, LimitedUser, ReadingUser, ServicesDep, errors
 router = APIRouter(prefix="/api/games", tags=["play"])
 
 
-@router.get(
-    "/{game_id}/standing", response_model=StandingOut, responses=errors(401, 403, 404, 409)
-)
+@router.get("/{game_id}/standing", response_model=StandingOut, responses=errors(401, 403, 404, 409))
 async def get_standing(game_id: GameId, svc: ServicesDep, user: ReadingUser) -> StandingOut:
     """The standing answers the game offers your seat, and which of them you keep."""
     return await svc.run(Standing(svc.tables).get, user, game_id)
