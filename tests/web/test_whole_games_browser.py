@@ -310,7 +310,11 @@ def check_secrets(table: Table) -> None:
 
 
 def check_words(table: Table) -> None:
-    """What the pages say about the last result fits its numbers."""
+    """What the pages say about the last result fits its numbers; prompts are words."""
+    if table.game == "illuminati":
+        for page in table.pages:
+            for line in page.locator("#il-waiting").all_inner_texts():
+                assert " / " not in line, f"a prompt reads as notation: {line}"
     if table.game == "campus" and table.spectator.locator("#cc-last-combat").count():
         box = table.spectator.locator("#cc-last-combat")
         totals = box.locator(".cc-total").all_inner_texts()

@@ -878,7 +878,7 @@ PROMPTS = {
     "goal": "choose the UFOs' secret goal",
     "start": "play a card at the start of the turn, or pass",
     "keep": "keep the drawn special card face up or face down",
-    "turn": "take an action, or pass (5 MB, nothing done yet) / done",
+    "turn": "take an action, or end the turn (pass for 5 MB before any action, done after)",
     "attack": "aid, spend money, make it privileged, call off, or roll",
     "react": "answer the attack (spend, interfere, privilege, a card), or pass",
     "after_roll": "change the roll with a card, or pass",
