@@ -170,3 +170,24 @@ def test_the_last_attack_says_why_a_roll_within_the_need_failed(people: People) 
     expect(said).to_have_text(
         ["The attack failed: 11 or 12 always fails", "The attack failed", "Controlled"]
     )
+
+
+def test_the_list_of_every_option_stays_open_when_the_table_is_drawn_again(
+    people: People,
+) -> None:
+    from tests.web.test_illuminati_decisions_browser import HARNESS as TABLE
+    from tests.web.test_illuminati_decisions_browser import payload, trade_position
+
+    page: Page = people.page()
+    mount_harness(page, TABLE, payload(trade_position(), "P1"))
+    every = page.locator("#il-all-options")
+    every.locator("summary").click()
+    expect(every).to_have_attribute("open", "")
+    # Anything that redraws the table (here the player's own view switch; news from the
+    # table does the same) keeps the list as the player left it.
+    page.locator("[data-focus]").last.click()
+    expect(page.locator("[data-focus].active")).to_have_count(1)
+    expect(every.locator("button[data-action]").first).to_be_visible()
+    every.locator("summary").click()
+    page.locator("[data-focus]").first.click()
+    expect(every).not_to_have_attribute("open", "")

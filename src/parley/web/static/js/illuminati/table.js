@@ -509,7 +509,9 @@ export class IlluminatiTable {
     parts.push(
       h(
         "details",
-        { class: "il-all", id: "il-all-options" },
+        // Kept open across redraws: news from the table (a message, an answer) redraws the
+        // controls, and the list the player opened must not fold away under the mouse.
+        { class: "il-all", id: "il-all-options", open: Boolean(this.allOpen), onToggle: (e) => { this.allOpen = e.target.open; } },
         h("summary", {}, `Every option as notation (${acts.length}${acts.length > 400 ? ", the first 400 shown" : ""})`),
         h("div", { class: "il-all-list" }, acts.slice(0, 400).map((a) => this.button(a.text, a.text, { class: "small" }))),
       ),
