@@ -137,3 +137,14 @@ def test_click_a_unit_then_a_sector(people: People) -> None:
     assert harness_acts(page)[-1] == {"action": "pass"}
     steps = page.eval_on_selector_all("#cc-step-list option", "els => els.map(e => e.value)")
     assert steps == [leaf for leaf in tree.leaves() if leaf != "pass"]
+
+
+def test_all_steps_stay_open_when_the_board_is_drawn_again(people: People) -> None:
+    match: Match[Any, Any] = Match(RULES, 2, seed=65)
+    page = mounted(people, match, 0)
+    every = page.locator("#cc-all-steps")
+    every.locator("summary").click()
+    expect(page.locator("#cc-step-list")).to_be_visible()
+    page.locator(".cc-sector.selectable").click()  # selecting a unit redraws the controls
+    expect(page.locator(".cc-sector.target").first).to_be_visible()
+    expect(page.locator("#cc-step-list")).to_be_visible()

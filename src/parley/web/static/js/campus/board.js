@@ -358,7 +358,8 @@ export class CampusBoard {
     if (steps.size) {
       const all = [...steps].flatMap(([from, to]) => [...to].map(([dest, action]) => ({ from, dest, action })));
       const select = h("select", { id: "cc-step-list", "aria-label": "All steps" }, all.map((a) => h("option", { value: a.action }, `${this.sectorName(a.from)} → ${this.sectorName(a.dest)}${this.odds(a.from, a.dest) ? ` (attack: ${this.odds(a.from, a.dest).percent}% to win)` : ""}`)));
-      parts.push(h("details", { class: "cc-all-steps" }, h("summary", {}, "All steps"), h("div", { class: "row" }, select, h("button", { type: "button", id: "cc-step-go", onClick: () => this.act(select.value) }, "Move"))));
+      // Kept open across redraws (a click on the map, news from the table redraw the controls).
+      parts.push(h("details", { class: "cc-all-steps", id: "cc-all-steps", open: Boolean(this.allOpen), onToggle: (e) => { this.allOpen = e.target.open; } }, h("summary", {}, "All steps"), h("div", { class: "row" }, select, h("button", { type: "button", id: "cc-step-go", onClick: () => this.act(select.value) }, "Move"))));
     }
     if (!parts.length && v.phase === "move" && this.ctx.mySeat() !== null) {
       parts.push(h("p", { class: "muted" }, `Waiting for ${this.name(v.current)}.`));
