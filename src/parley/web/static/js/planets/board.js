@@ -293,7 +293,7 @@ export class PlanetsBoard {
       if (g.key === "tokens") return tokensForm(leaves(g), act, this.forms);
       if (g.key === "produce") {
         const info = h("p", { class: "small", id: "pc-production" }, `Gathered ${v.pool} resource${v.pool === 1 ? "" : "s"} · produced ${v.produced} of ${v.production}`);
-        return [info, produceForm(leaves(g), act, this.forms), h("details", { class: "pc-all-moves" }, h("summary", {}, `Every choice as notation (${leaves(g).length})`), buttons(g))];
+        return [info, produceForm(leaves(g), act, this.forms), this.folded("pc-all-produce", `Every choice as notation (${leaves(g).length})`, buttons(g))];
       }
       return buttons(g);
     };
@@ -304,6 +304,12 @@ export class PlanetsBoard {
       fleets.size ? this.fleetForm(fleets) : null,
       groups.map((g) => h("div", { class: "pc-group", dataset: { group: g.key } }, h("div", { class: "pc-group-label" }, this.groupLabel(g, tree)), body(g))),
     );
+  }
+
+  /** A folded list that stays open, once opened, when the controls are drawn again. */
+  folded(id, summary, ...content) {
+    const open = Boolean(this.forms[id]);
+    return h("details", { class: "pc-all-moves", id, open, onToggle: (e) => { this.forms[id] = e.target.open; } }, h("summary", {}, summary), ...content);
   }
 
   /** A group's title; planets exhausted to buy tokens or pay the custodians give influence. */
@@ -350,7 +356,7 @@ export class PlanetsBoard {
     if (from) parts.push(this.fleetPicker(from, fleets.get(from).children));
     const every = [...fleets.values()].flatMap((g) => leaves(g));
     parts.push(
-      h("details", { class: "pc-all-moves", id: "pc-all-moves" }, h("summary", {}, `Every move as notation (${every.length})`),
+      this.folded("pc-all-moves", `Every move as notation (${every.length})`,
         h("div", { class: "pc-buttons" }, every.map((l) => h("button", { type: "button", class: "option", dataset: { action: l.action }, onClick: () => this.act(l.action) }, l.label)))),
     );
     return h("div", { class: "pc-group pc-fleets", dataset: { group: "fleets" } }, parts);
