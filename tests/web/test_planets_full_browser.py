@@ -249,15 +249,14 @@ def test_a_full_round_is_played_in_the_browser_to_the_end(
     shoot(producer.page, "planets-full-produce-1366.png")
     take(producer.page, fighters)
     take(producer.page, "done")
-    # The home fleet is over the fleet supply once production is over: two ships go, the
-    # carriers stay.
-    expect(producer.page.locator("#pc-status")).to_contain_text("over the fleet supply")
-    for kind in ("destroyer", "cruiser"):
-        if f"remove {kind}" in leaves(synced(server, gid, producer)["options"]):
-            expect(button(producer.page, f"remove {kind}")).to_have_text(f"Remove a {kind}")
-            take(producer.page, f"remove {kind}")
+    # The starting fleet fits the fleet supply: nobody is asked to remove a ship, and the
+    # fighters made join the two each player starts with.
+    expect(producer.page.locator("#pc-status")).not_to_contain_text("over the fleet supply")
+    assert not [
+        a for a in leaves(synced(server, gid, producer)["options"]) if a.startswith("remove ")
+    ]
     home_units = next(s for s in view(server, gid, watcher)["systems"] if s["id"] == home)
-    assert home_units["units"][0]["units"]["fighter"] == 2
+    assert home_units["units"][0]["units"]["fighter"] == 4
 
     # 3. The Mandate holder's strategic action; the next user follows, the other declines.
     mandate = next(p for p in players if p.seat == holders["mandate"])
@@ -320,7 +319,7 @@ def test_a_full_round_is_played_in_the_browser_to_the_end(
     )
     v = synced(server, gid, producer)["observation"]["view"]
     fighters_home = next(s for s in v["systems"] if s["id"] == home)["units"][0]["units"]
-    assert fighters_home.get("fighter") == 2
+    assert fighters_home.get("fighter") == 4
     targets = [
         a.split()[1]
         for a in leaves(state(server, gid, producer)["options"])

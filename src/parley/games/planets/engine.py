@@ -42,6 +42,7 @@ from .units import (
     START_HOME,
     START_MINOR,
     START_SPACE,
+    START_SPACE_FULL,
     STRUCTURES,
     UNITS,
     cost_of,
@@ -72,7 +73,7 @@ def new_game(
     space = {sid: Area() for sid in galaxy.systems}
     planets = {name: PlanetState() for name in galaxy.planets}
     for seat, sid in enumerate(homes):
-        for kind, n in START_SPACE.items():
+        for kind, n in (START_SPACE if compact else START_SPACE_FULL).items():
             space[sid].add(seat, kind, n)
         names = galaxy.systems[sid].planets
         for i, name in enumerate(names):

@@ -70,6 +70,9 @@ ORDER = {name: i for i, name in enumerate(UNITS)}
 
 # What each player starts with in their home system.
 START_SPACE = {"carrier": 2, "cruiser": 1, "destroyer": 1, "dreadnought": 1}
+# The full rules' start fits the starting fleet pool (3 non-fighter ships in a system), so
+# nobody begins over the fleet supply; fighters do not count against it.
+START_SPACE_FULL = {"carrier": 2, "dreadnought": 1, "fighter": 2}
 START_HOME = {"infantry": 3, "mech": 1, "dock": 1, "pds": 1}  # on the main home planet
 START_MINOR = {"infantry": 1}  # on the second home planet
 
