@@ -35,6 +35,22 @@ OVERLAPS = """() => {
   }));
   return out;
 }"""
+# Labels of a home system that reach past its ring (the ring drawn along the hex's edge):
+# a corner of the label's drawn box outside the ring's polygon.
+OUTSIDE_RING = """() => {
+  const out = [];
+  for (const ring of document.querySelectorAll('#pc-galaxy .pc-home-ring')) {
+    for (const t of ring.closest('.pc-system').querySelectorAll('text')) {
+      const b = t.getBBox();
+      const corners = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height],
+        [b.x + b.width, b.y + b.height]];
+      if (b.width && corners.some(([x, y]) => !ring.isPointInFill(new DOMPoint(x, y)))) {
+        out.push(t.textContent);
+      }
+    }
+  }
+  return out;
+}"""
 STYLED = "getComputedStyle(document.querySelector('#pc-galaxy .pc-planet-name')).fontSize === '9px'"
 PLANET_HOMES = {"red": ("0301", "0302"), "blue": ("0504", "0403"), "green": ("0104", "0203")}
 
@@ -163,6 +179,7 @@ def test_planet_control_moves_a_fleet_by_system_ships_and_counts(
     expect(page.locator("#pc-galaxy .pc-system")).to_have_count(19)
     page.wait_for_function(STYLED)  # planets.css is loaded with the board
     assert page.evaluate(OVERLAPS) == []
+    assert page.evaluate(OUTSIDE_RING) == []
     colour = page.locator(".pc-player.me").get_attribute("data-colour")
     assert colour in PLANET_HOMES
     home, frontier = PLANET_HOMES[colour]
@@ -206,4 +223,5 @@ def test_planet_control_moves_a_fleet_by_system_ships_and_counts(
     expect(phone.locator("#pc-galaxy .pc-system")).to_have_count(19)
     phone.wait_for_function(STYLED)
     assert phone.evaluate(OVERLAPS) == []
+    assert phone.evaluate(OUTSIDE_RING) == []
     phone.screenshot(path=str(screenshots / "planets-labels-390.png"))

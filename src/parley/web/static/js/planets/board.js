@@ -214,17 +214,19 @@ export class PlanetsBoard {
       const source = fleets.has(sys.id);
       const parts = [
         s("polygon", { points: corners(x, y), class: ["pc-hex", `kind-${sys.kind}`, sys.id === v.active && "active", action && "target"], fill: KIND_FILL[sys.kind] || "#111" }),
-        s("text", { x, y: y - 40, class: "pc-id" }, sys.id),
+        s("text", { x, y: y - 38, class: "pc-id" }, sys.id),
       ];
       if (sys.home !== undefined && sys.home !== null) {
-        parts.push(s("polygon", { points: corners(x, y, 55), class: "pc-home-ring", fill: "none", stroke: COLOURS[this.colourOf(sys.home)] }));
+        // Along the hex's own edge, so it crosses neither the system's number nor its labels.
+        parts.push(s("polygon", { points: corners(x, y, 57.5), class: "pc-home-ring", fill: "none", stroke: COLOURS[this.colourOf(sys.home)] }));
       }
       if (sys.kind === "asteroids") parts.push(s("text", { x, y: y + 4, class: "pc-note" }, "asteroids"));
       (sys.planets || []).forEach((name, k) => {
         const p = planets.get(name);
         const spot = planetSpot(x, y, k, sys.planets.length);
-        // The width a planet's labels may take: half the hex when two planets share it.
-        const room = sys.planets.length > 1 ? 40 : 96;
+        // The width a planet's labels may take: half the hex when two planets share it, kept
+        // inside the hex's slanting sides down to the ground forces' line.
+        const room = sys.planets.length > 1 ? 32 : 96;
         const owner = p.controller === null ? null : this.colourOf(p.controller);
         parts.push(
           s("circle", {
@@ -248,7 +250,8 @@ export class PlanetsBoard {
         const ground = (p.units || [])
           .map((u) => Object.entries(u.units).map(([k, n]) => `${n}${TINY[k] || k}`).join(" "))
           .join(" | ");
-        if (ground) parts.push(fitted({ x: spot.x, y: spot.y + 35, class: "pc-ground" }, ground, room, "8px"));
+        // The lowest line, where the hex narrows most: narrower still when two planets share it.
+        if (ground) parts.push(fitted({ x: spot.x, y: spot.y + 35, class: "pc-ground" }, ground, Math.min(room, 28), "8px"));
       });
       (sys.units || []).forEach((u, k) => {
         parts.push(fitted({ x, y: y - 24 + k * 11, class: "pc-ships", fill: COLOURS[u.colour] }, unitsText(u.units), 74, "700 9px"));

@@ -39,6 +39,7 @@ export function viewBox(systems) {
 /** Where the k-th of n planets sits inside its hex. */
 export function planetSpot(x, y, k, n) {
   if (n === 1) return { x, y: y + 6 };
-  const dx = SIZE * 0.36;
-  return { x: x + (k === 0 ? -dx : dx), y: y + 6 };
+  // Two planets sit a little higher and closer, so their labels stay inside the hex.
+  const dx = SIZE * 0.3;
+  return { x: x + (k === 0 ? -dx : dx), y: y + 4 };
 }
