@@ -183,7 +183,13 @@ class PlanetsRules(Rules[PlanetsState, Action]):
     takes_back = True
 
     def may_take_back(self, state: PlanetsState, seat: int, action: Action) -> bool:
-        return state.winner is None and state.stage is not Stage.OVER
+        """Only a tactical action's own steps can be taken back (`undoable` says which);
+        every other action is spared the copy of the state."""
+        if isinstance(action, Activate):
+            return state.stage is Stage.ACTION
+        return isinstance(action, Move | Done | Commit | Exhaust | SpendGood | Produce) and (
+            state.stage in (Stage.MOVE, Stage.COMMIT, Stage.PRODUCE)
+        )
 
     def undoable(
         self, before: PlanetsState, seat: int, action: Action, after: PlanetsState
