@@ -788,16 +788,7 @@ def _do(state: PlanetsState, seat: int, action: Action) -> None:
         state.explore_queue.remove(action.planet)
         explore(state, seat, action.planet, action.trait)
     elif isinstance(action, Exhaust):
-        state.planets[action.planet].exhausted = True
-        gained = planet_resources(state, action.planet)
-        state.pool += gained
-        log(
-            state,
-            "exhaust",
-            f"{who(seat)} exhausts {action.planet} for {gained} resources",
-            seat=seat,
-            planet=action.planet,
-        )
+        state.pool += exhaust_for(state, seat, action.planet, "resources")
     elif isinstance(action, SpendGood):
         state.goods[seat] -= 1
         state.pool += 1
@@ -807,6 +798,21 @@ def _do(state: PlanetsState, seat: int, action: Action) -> None:
         forces.fire(state, seat, action.seat)
     elif isinstance(action, Retreat | Stay):
         forces.announce(state, seat, action)
+
+
+def exhaust_for(state: PlanetsState, seat: int, planet: str, value: str) -> int:
+    """Exhaust a planet to pay in `value` ("resources" or "influence"); returns its worth."""
+    state.planets[planet].exhausted = True
+    worth = planet_resources if value == "resources" else planet_influence
+    gained = worth(state, planet)
+    log(
+        state,
+        "exhaust",
+        f"{who(seat)} exhausts {planet} for {gained} {value}",
+        seat=seat,
+        planet=planet,
+    )
+    return gained
 
 
 def _move(state: PlanetsState, seat: int, move: Move) -> None:

@@ -712,16 +712,7 @@ def do(state: PlanetsState, seat: int, action: Action) -> None:
     elif isinstance(action, PayToll):
         pay_toll(state, seat)
     elif isinstance(action, Exhaust):
-        state.planets[action.planet].exhausted = True
-        gained = engine.planet_influence(state, action.planet)
-        state.influence += gained
-        engine.log(
-            state,
-            "exhaust",
-            f"{who(seat)} exhausts {action.planet} for {gained} influence",
-            seat=seat,
-            planet=action.planet,
-        )
+        state.influence += engine.exhaust_for(state, seat, action.planet, "influence")
     elif isinstance(action, SpendGood):
         state.goods[seat] -= 1
         state.influence += 1
